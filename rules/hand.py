@@ -1,0 +1,121 @@
+"""Melds and the facts a win or ting query is judged on: the contract between the round engine
+(:mod:`rules.engine`), the hand rules of each variant (:mod:`rules.wins`) and the judge CLI.
+
+The fields mirror the judge's case format (``judge.md``, *A case*) one to one, so that the live
+round and ``python -m rules judge`` ask the variant exactly the same question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules.tiles import Tile, format_tiles
+
+MeldKind = Literal["chow", "pong", "kong", "special_kong"]
+WinBy = Literal["discard", "self_draw", "kong_draw", "rob_kong"]
+SpecialKongName = Literal["xuanfeng", "xi", "yao", "jiu"]
+"""Changchun 特殊杠: 旋风杠 (four winds), 喜杠 (中发白), 幺蛋 (1m1p1s), 九蛋 (9m9p9s)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """An exposed or declared set.
+
+    ``concealed`` is true only for a concealed kong (暗杠). ``added`` marks a kong made by adding
+    to one's own pong (补杠 / 加杠). ``from_seat`` is the seat whose discard was claimed, if any.
+    A special kong keeps all its tiles, adds included, in ``tiles``.
+    """
+
+    kind: MeldKind
+    tiles: tuple[Tile, ...]
+    concealed: bool = False
+    from_seat: int | None = None
+    added: bool = False
+    name: SpecialKongName | None = None
+
+    @property
+    def opens_hand(self) -> bool:
+        """开门: every meld but a concealed kong opens the hand (a special kong does too)."""
+        return not self.concealed
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in ("kong", "special_kong")
+
+    def notation(self) -> str:
+        return format_tiles(self.tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything needed to judge one win (``kind: win`` in ``judge.md``).
+
+    ``concealed`` holds the winner's concealed tiles **including** ``win_tile``.
+    ``options`` are the room options already merged with the variant's defaults.
+    """
+
+    variant: str
+    dealer: int
+    winner: int
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    win_tile: Tile
+    win_by: WinBy
+    discarder: int | None = None
+    ting: bool = False
+    treasure: Tile | None = None
+    treasure_win: bool = False
+    opened: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def self_drawn(self) -> bool:
+        """自摸 for scoring: a kong replacement draw counts as a self-draw (spec README)."""
+        return self.win_by in ("self_draw", "kong_draw")
+
+
+@dataclass(frozen=True, slots=True)
+class TingContext:
+    """A ``kind: ting`` query: which tiles would win for this 3n+1 hand if ting were declared now."""
+
+    variant: str
+    dealer: int
+    seat: int
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    opened: tuple[bool, bool, bool, bool] = (False, False, False, False)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WinVerdict:
+    """The judge's answer to a win: legal with fan and payments, or the first failing ``reason``."""
+
+    legal: bool
+    reason: str | None = None
+    fan: Mapping[str, int] = field(default_factory=dict)
+    total: int = 0
+    payments: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def as_json(self) -> dict[str, Any]:
+        if not self.legal:
+            return {"legal": False, "reason": self.reason}
+        return {
+            "legal": True,
+            "fan": dict(self.fan),
+            "total": self.total,
+            "payments": list(self.payments),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TingVerdict:
+    """The judge's answer to a ting query."""
+
+    waits: tuple[Tile, ...]
+    ting_allowed: bool
+    reason: str | None = None

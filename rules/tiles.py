@@ -1,0 +1,201 @@
+"""Tiles and the compact "mpsz" notation (spec: ``judge.md``, section *Tiles*).
+
+A tile kind is a small ``int`` so that hands can be counted in flat tuples and analysed
+with table look-ups:
+
+=========  ===========  ==========================================
+kinds      ints         notation
+=========  ===========  ==========================================
+万 1–9     0–8          ``1m``…``9m``
+筒 1–9     9–17         ``1p``…``9p``
+条 1–9     18–26        ``1s``…``9s``
+风 东南西北 27–30        ``1z``…``4z``
+箭 白发中   31–33        ``5z``…``7z``
+花 1–8     34–41        ``1f``…``8f`` (Taiwan 16-tile only)
+=========  ===========  ==========================================
+
+>>> parse_tiles("123m 456p 11z")
+[0, 1, 2, 12, 13, 14, 27, 27]
+>>> format_tiles([27, 0, 2, 1])
+'123m1z'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from rules.errors import NotationError
+
+Tile = int
+"""A tile kind, 0–41 (see the module docstring)."""
+
+SUITS: Final = "mpsz"
+NUM_KINDS: Final = 34
+"""Kinds that can form sets (suits and honours); flowers are counted apart."""
+NUM_KINDS_WITH_FLOWERS: Final = 42
+COPIES: Final = 4
+
+MAN: Final = 0
+PIN: Final = 9
+SOU: Final = 18
+HONOR: Final = 27
+FLOWER: Final = 34
+
+EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
+WHITE, GREEN, RED = 31, 32, 33
+"""白 (5z), 发 (6z), 中 (7z)."""
+
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (WHITE, GREEN, RED)
+SUITED: Final = tuple(range(27))
+HONOURS: Final = tuple(range(27, 34))
+FLOWERS: Final = tuple(range(34, 42))
+ALL_136: Final = tuple(range(34))
+TERMINALS: Final = (0, 8, 9, 17, 18, 26)
+"""The 1s and 9s of the three suits (幺九)."""
+
+_LETTER_OF_GROUP: Final = "mpszf"
+_NAMES_ZH: Final = (
+    [f"{n}万" for n in "一二三四五六七八九"]
+    + [f"{n}筒" for n in "一二三四五六七八九"]
+    + [f"{n}条" for n in "一二三四五六七八九"]
+    + ["东", "南", "西", "北", "白", "发", "中"]
+    + ["春", "夏", "秋", "冬", "梅", "兰", "菊", "竹"]
+)
+
+
+def is_suited(tile: Tile) -> bool:
+    """True for 万, 筒 and 条 (the kinds that can form chows)."""
+    return 0 <= tile < HONOR
+
+
+def is_honour(tile: Tile) -> bool:
+    """True for winds and dragons (字牌)."""
+    return HONOR <= tile < FLOWER
+
+
+def is_flower(tile: Tile) -> bool:
+    return FLOWER <= tile < NUM_KINDS_WITH_FLOWERS
+
+
+def is_terminal(tile: Tile) -> bool:
+    """A 1 or 9 of a suit (幺 / 九)."""
+    return is_suited(tile) and tile % 9 in (0, 8)
+
+
+def suit_of(tile: Tile) -> int:
+    """0 万, 1 筒, 2 条, 3 honours, 4 flowers."""
+    return 4 if tile >= FLOWER else tile // 9
+
+
+def rank_of(tile: Tile) -> int:
+    """1–9 for suited tiles, 1–7 for honours, 1–8 for flowers."""
+    if tile >= FLOWER:
+        return tile - FLOWER + 1
+    return tile % 9 + 1 if tile < HONOR else tile - HONOR + 1
+
+
+def tile_of(rank: int, suit: str) -> Tile:
+    """The tile written ``f"{rank}{suit}"``; raises :class:`NotationError` if there is none."""
+    limits = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
+    if suit not in limits:
+        raise NotationError(f"unknown suit letter {suit!r} (use m, p, s, z or f)")
+    if not 1 <= rank <= limits[suit]:
+        raise NotationError(f"there is no tile {rank}{suit}")
+    if suit == "f":
+        return FLOWER + rank - 1
+    return "mpsz".index(suit) * 9 + rank - 1
+
+
+def tile_name(tile: Tile) -> str:
+    """The tile in notation, e.g. ``'5p'``."""
+    return f"{rank_of(tile)}{_LETTER_OF_GROUP[suit_of(tile)]}"
+
+
+def tile_name_zh(tile: Tile) -> str:
+    """The tile's Chinese name, e.g. ``'五筒'``."""
+    return _NAMES_ZH[tile]
+
+
+def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
+    """Parse mpsz notation into tiles, in the order written.
+
+    Digits before a suit letter share it (``123m`` is 1m 2m 3m); spaces are ignored.
+    Raises :class:`NotationError` on a stray digit, an unknown letter, a tile that does not
+    exist (``8z``) or more than ``max_copies`` of one kind (pass ``None`` to allow any count).
+
+    >>> parse_tiles("5x")
+    Traceback (most recent call last):
+    ...
+    rules.errors.NotationError: unknown suit letter 'x' (use m, p, s, z or f)
+    """
+    tiles: list[Tile] = []
+    pending: list[int] = []
+    for ch in text:
+        if ch.isspace():
+            continue
+        if ch.isdigit():
+            pending.append(int(ch))
+            continue
+        if not pending:
+            raise NotationError(f"suit letter {ch!r} has no digits before it")
+        tiles.extend(tile_of(rank, ch) for rank in pending)
+        pending = []
+    if pending:
+        raise NotationError(f"digits {''.join(map(str, pending))!r} have no suit letter after them")
+    if max_copies is not None:
+        check_copies(tiles, max_copies=max_copies)
+    return tiles
+
+
+def parse_tile(text: str) -> Tile:
+    """Parse exactly one tile, e.g. ``'7z'``."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise NotationError(f"expected one tile, got {text!r}")
+    return tiles[0]
+
+
+def check_copies(tiles: Iterable[Tile], *, max_copies: int = COPIES) -> None:
+    """Raise :class:`NotationError` when a kind occurs more than ``max_copies`` times."""
+    counts = count_tiles(tiles)
+    for tile, n in enumerate(counts):
+        limit = 1 if is_flower(tile) else max_copies
+        if n > limit:
+            raise NotationError(f"{n} copies of {tile_name(tile)}; a set has only {limit}")
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """Canonical notation: sorted m, p, s, z, f, digits ascending, no spaces."""
+    out: list[str] = []
+    group: list[str] = []
+    letter = ""
+    for tile in sorted(tiles):
+        this_letter = _LETTER_OF_GROUP[suit_of(tile)]
+        if this_letter != letter and group:
+            out.append("".join(group) + letter)
+            group = []
+        letter = this_letter
+        group.append(str(rank_of(tile)))
+    if group:
+        out.append("".join(group) + letter)
+    return "".join(out)
+
+
+def count_tiles(tiles: Iterable[Tile]) -> list[int]:
+    """Counts per kind, a list of length :data:`NUM_KINDS_WITH_FLOWERS`."""
+    counts = [0] * NUM_KINDS_WITH_FLOWERS
+    for tile in tiles:
+        counts[tile] += 1
+    return counts
+
+
+def tiles_from_counts(counts: Sequence[int]) -> list[Tile]:
+    """The sorted tile list that ``counts`` describes."""
+    return [tile for tile, n in enumerate(counts) for _ in range(n)]
+
+
+def full_set(kinds: Iterable[Tile]) -> list[Tile]:
+    """Four of each kind in ``kinds`` (one of each flower), sorted: the tiles of a wall."""
+    return sorted(t for kind in kinds for t in [kind] * (1 if is_flower(kind) else COPIES))
