@@ -13,6 +13,17 @@ from typing import Any, Literal
 
 from rules.tiles import Tile, format_tiles
 
+Seat = int
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One payment of ``amount`` points from ``payer`` to ``payee`` (both seats)."""
+
+    payer: Seat
+    payee: Seat
+    amount: int
+
 MeldKind = Literal["chow", "pong", "kong", "special_kong"]
 WinBy = Literal["discard", "self_draw", "kong_draw", "rob_kong"]
 SpecialKongName = Literal["xuanfeng", "xi", "yao", "jiu"]
@@ -100,6 +111,9 @@ class WinVerdict:
     fan: Mapping[str, int] = field(default_factory=dict)
     total: int = 0
     payments: tuple[int, int, int, int] = (0, 0, 0, 0)
+    transfers: tuple[Transfer, ...] = ()
+    """The pairwise payments behind ``payments``, **before** any cap, so that the round can add
+    kong payments and cap the whole (``changchun.md``, *Cap*)."""
 
     def as_json(self) -> dict[str, Any]:
         if not self.legal:

@@ -1,0 +1,69 @@
+"""``python -m rules``: the judge, the simulator and the fairness check (``judge.md``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules",
+        description="Queyou rules engine: judge hands, simulate rounds, verify a revealed wall.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    judge = commands.add_parser(
+        "judge",
+        help="check and score hands given as JSON lines (see judge.md)",
+        description=(
+            "Read JSON-lines cases from FILE (or standard input when FILE is absent or '-') and "
+            "write one JSON answer line per input line, in order. A bad line gets "
+            '{"id": ..., "error": "..."}; the other lines are still judged.'
+        ),
+    )
+    judge.add_argument("file", nargs="?", default="-", metavar="FILE")
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="play whole rounds with random bots and check the invariants",
+        description=(
+            "Play N rounds of a variant with four bots that always take a legal win and otherwise "
+            "choose uniformly among their legal actions; check tile conservation and zero-sum "
+            "payments after each round. The last line is a JSON summary."
+        ),
+    )
+    simulate.add_argument("--variant", default="changchun")
+    simulate.add_argument("--rounds", type=int, default=100)
+    simulate.add_argument("--seed", default="0", help="any string; same seed, same result")
+
+    verify = commands.add_parser(
+        "verify",
+        help="check a revealed round against its published commitment",
+        description=(
+            "Read a JSON object {commitment, salt, wall} from FILE (or standard input) and check "
+            "that sha256(salt || canonical wall) equals the commitment published at the deal."
+        ),
+    )
+    verify.add_argument("file", nargs="?", default="-", metavar="FILE")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "judge":
+        from rules.judge import judge_main
+
+        return judge_main(args.file)
+    if args.command == "simulate":
+        from rules.simulate import simulate_main
+
+        return simulate_main(variant=args.variant, rounds=args.rounds, seed=args.seed)
+    from rules.wall import verify_main
+
+    return verify_main(args.file)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
