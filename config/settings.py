@@ -1,9 +1,10 @@
 """Queyou settings: one module, every machine-specific value read from the environment.
 
 Variables (all optional on a developer machine):
-``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``DATABASE_URL`` (default: a SQLite
-file in ``var/``), ``REDIS_URL`` (default: the Redis that ``python -m config.launcher`` starts on port
-6390), ``SECURE_SSL`` (HTTPS-only cookies, HSTS and redirect; default: on when ``DEBUG`` is off),
+``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS``, ``DATABASE_URL``
+(default: a SQLite file in ``var/``), ``REDIS_URL`` (default: the Redis that
+``python -m config.launcher`` starts on port 6390), ``SECURE_SSL`` (HTTPS-only cookies, HSTS and
+redirect; default: on when ``DEBUG`` is off),
 ``EMAIL_URL``-less e-mail: ``EMAIL_BACKEND`` (default: console), ``DEFAULT_FROM_EMAIL``.
 """
 
@@ -62,11 +63,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Replaces LocaleMiddleware (a subclass): the signed-in player's profile language wins,
+    # so it must follow AuthenticationMiddleware; like LocaleMiddleware it precedes Common.
     "accounts.middleware.UserLanguageMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # AxesMiddleware must be last: it turns a lockout into the lockout response.
@@ -197,7 +199,9 @@ CSRF_COOKIE_SECURE = SECURE_SSL
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if SECURE_SSL else 0, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_SSL
 SECURE_HSTS_PRELOAD = SECURE_SSL
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+)
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True

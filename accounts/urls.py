@@ -1,0 +1,2 @@
+app_name = "accounts"
+urlpatterns: list[object] = []

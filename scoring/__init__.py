@@ -1,0 +1,1 @@
+"""Scoring: ledgers of results, history and leaderboards (models arrive with the game issue)."""

@@ -1,0 +1,1 @@
+"""Scoring models: none yet; the game issue adds the ledger."""

@@ -1,0 +1,1 @@
+"""Tables: rooms opened in a club, and (later) seats, matches and the live game."""

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TablesConfig(AppConfig):
+    """Rooms (房间) of a club; seats, matches and rounds are added by the game issue."""
+
+    name = "tables"
+    verbose_name = _("牌桌")
+    default_auto_field = "django.db.models.BigAutoField"
