@@ -119,3 +119,212 @@ class Room(models.Model):
     def clean(self) -> None:
         super().clean()
         self.options = validate_room_options(self.variant, self.options)
+
+
+# --- Live tables (issue 5): seats, matches (局), rounds and their append-only event log -----------
+
+
+class Seat(models.Model):
+    """座位: one of the four places at a room's table, held by a player or a bot.
+
+    A seat row exists only while someone sits in it; standing up deletes it. ``auto_play`` is 托管:
+    the server plays the seat's default action at once until the player clicks "I'm back"; it is
+    switched on after ``AUTO_PLAY_AFTER_TIMEOUTS`` timeouts in a row (brief, issue 5).
+    """
+
+    room = models.ForeignKey(
+        Room, verbose_name=_("房间"), on_delete=models.CASCADE, related_name="seats"
+    )
+    index = models.PositiveSmallIntegerField(
+        _("座位号"), validators=[MinValueValidator(0), MaxValueValidator(3)]
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("玩家"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(_("机器人"), default=False)
+    ready = models.BooleanField(_("已准备"), default=False)
+    auto_play = models.BooleanField(_("托管"), default=False)
+    consecutive_timeouts = models.PositiveSmallIntegerField(_("连续超时"), default=0)
+    connected = models.BooleanField(_("在线"), default=False)
+    connections = models.PositiveSmallIntegerField(_("连接数"), default=0)
+    joined_at = models.DateTimeField(_("入座时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("座位")
+        verbose_name_plural = _("座位")
+        ordering = ("room", "index")
+        constraints = (
+            models.UniqueConstraint(fields=("room", "index"), name="seat_unique_room_index"),
+            # One seat per user per table (brief): a player cannot hold two hands at one table.
+            models.UniqueConstraint(
+                fields=("room", "user"),
+                condition=models.Q(user__isnull=False),
+                name="seat_unique_room_user",
+            ),
+            models.CheckConstraint(condition=models.Q(index__lte=3), name="seat_index_0_3"),
+            models.CheckConstraint(
+                condition=models.Q(is_bot=True, user__isnull=True)
+                | models.Q(is_bot=False, user__isnull=False),
+                name="seat_bot_xor_user",
+            ),
+        )
+
+    def __str__(self) -> str:
+        who = "bot" if self.is_bot else str(self.user)
+        return f"{self.room_id}#{self.index} {who}"
+
+
+class Match(models.Model):
+    """局: a sequence of rounds played by the same four seats; a player leaving ends it."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("进行中")
+        FINISHED = "finished", _("已结束")
+
+    room = models.ForeignKey(
+        Room, verbose_name=_("房间"), on_delete=models.CASCADE, related_name="matches"
+    )
+    status = models.CharField(
+        _("状态"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    players = models.JSONField(
+        _("玩家"), default=list, help_text=_("开局时四个座位的玩家（用户 id 或 null 表示机器人）。")
+    )
+    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    options = models.JSONField(_("房间选项"), default=dict, blank=True)
+    started_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)
+    end_reason = models.CharField(_("结束原因"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("对局")
+        verbose_name_plural = _("对局")
+        ordering = ("-started_at", "pk")
+        constraints = (
+            # At most one match in play per room: the table holds one game at a time.
+            models.UniqueConstraint(
+                fields=("room",),
+                condition=models.Q(status="playing"),
+                name="match_one_playing_per_room",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"match {self.pk} in room {self.room_id}"
+
+
+class Round(models.Model):
+    """一盘: one deal of a match, from the shuffle to the settlement.
+
+    ``state`` is the engine's snapshot after ``version`` applied actions; ``seed`` stays secret
+    until the round has ended (only ``commitment`` is shown during play, spec README item 2).
+    ``deadline`` is when the pending decision times out; ``decision_version`` is the version at
+    which that decision began (a seat's turn, or a claim window: other seats passing inside one
+    window do not restart its clock), so a late timeout task for an older decision changes nothing.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("进行中")
+        ENDED = "ended", _("已结束")
+        ABORTED = "aborted", _("已中止")
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("对局"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveIntegerField(_("盘号"))
+    dealer = models.PositiveSmallIntegerField(_("庄家座位"), default=0)
+    seed = models.CharField(_("种子"), max_length=64, help_text=_("十六进制；结束前保密。"))
+    commitment = models.CharField(_("承诺值"), max_length=64, blank=True)
+    state = models.JSONField(_("引擎状态"), default=dict)
+    actions = models.JSONField(_("动作记录"), default=list, help_text=_("按顺序应用的动作。"))
+    version = models.PositiveIntegerField(_("版本"), default=0)
+    last_seq = models.PositiveIntegerField(_("最后事件序号"), default=0)
+    status = models.CharField(
+        _("状态"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    deadline = models.DateTimeField(_("决策时限"), null=True, blank=True)
+    decision_version = models.PositiveIntegerField(
+        _("当前决策开始的版本"),
+        default=0,
+        help_text=_("当前决策（某家出牌或一个吃碰杠窗口）开始时的版本；超时任务按它判断是否过期。"),
+    )
+    result = models.JSONField(_("结算结果"), null=True, blank=True)
+    started_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("牌局")
+        verbose_name_plural = _("牌局")
+        ordering = ("match", "number")
+        constraints = (
+            models.UniqueConstraint(fields=("match", "number"), name="round_unique_match_number"),
+        )
+        indexes = (models.Index(fields=("status", "deadline"), name="round_status_deadline"),)
+
+    def __str__(self) -> str:
+        return f"round {self.number} of match {self.match_id}"
+
+
+class RoundEvent(models.Model):
+    """An event of a round, append-only, numbered ``seq`` = 1, 2, 3, … without gaps.
+
+    ``payload`` is the engine's full event (secret: never sent as is); ``views`` holds the
+    pre-redacted payload for each viewer, keys ``"0"``–``"3"`` and ``"spectator"``, ``null``
+    where that viewer sees nothing of the event. Redaction happens once, at write time, with the
+    engine's ``views.event_for``, so every delivery path (live, reconnect, resync) sends the same.
+    """
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="events"
+    )
+    seq = models.PositiveIntegerField(_("序号"))
+    kind = models.CharField(_("类型"), max_length=40)
+    payload = models.JSONField(_("完整事件"))
+    views = models.JSONField(_("各座位可见内容"))
+    created_at = models.DateTimeField(_("时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("牌局事件")
+        verbose_name_plural = _("牌局事件")
+        ordering = ("round", "seq")
+        constraints = (
+            models.UniqueConstraint(fields=("round", "seq"), name="roundevent_unique_round_seq"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round_id}:{self.seq} {self.kind}"
+
+
+class ActionRecord(models.Model):
+    """A client's action as received, keyed by its ``client_action_id`` for idempotence.
+
+    A retried id (the same browser resending after a lost ack) returns ``outcome`` again and
+    changes nothing. Rejected actions are recorded too, so a retry gets the same refusal.
+    """
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="action_records"
+    )
+    seat = models.PositiveSmallIntegerField(_("座位号"))
+    client_action_id = models.CharField(_("客户端动作 id"), max_length=64)
+    action = models.JSONField(_("动作"))
+    outcome = models.JSONField(_("结果"))
+    created_at = models.DateTimeField(_("时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("动作记录")
+        verbose_name_plural = _("动作记录")
+        ordering = ("round", "pk")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("round", "seat", "client_action_id"), name="actionrecord_unique_client_id"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round_id}/{self.seat}/{self.client_action_id}"
