@@ -1,0 +1,324 @@
+"""``python -m rules judge``: check and score hands given as JSON lines (spec ``judge.md``).
+
+Each input line is one case; each gets exactly one output line, in order: the verdict of the
+variant's hand rules (the same :func:`rules.wins.hand_rules` the live tables call), or
+``{"id": ..., "error": "..."}`` for a line that is not JSON or not a valid case (every
+invalid-input rule of ``judge.md`` raises :class:`~rules.errors.InvalidCase`). A blank line is
+not a case either and is answered with an error line, so that answers stay aligned with inputs.
+The exit status is 0 unless the input cannot be read at all.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TextIO, cast
+
+from rules.errors import InvalidCase, RulesError
+from rules.hand import Meld, MeldKind, SpecialKongName, TingContext, WinBy, WinContext
+from rules.tiles import (
+    DRAGONS,
+    FLOWER,
+    NUM_KINDS,
+    WINDS,
+    Tile,
+    count_tiles,
+    format_tiles,
+    is_suited,
+    parse_tiles,
+    tile_name,
+)
+from rules.wins import hand_rules
+from rules.wins.base import HandRules
+
+WIN_BYS: tuple[str, ...] = ("discard", "self_draw", "kong_draw", "rob_kong")
+SPECIAL_KONG_FAMILIES: Mapping[str, tuple[Tile, ...]] = {
+    "xuanfeng": WINDS,
+    "xi": DRAGONS,
+    "yao": (0, 9, 18),
+    "jiu": (8, 17, 26),
+}
+"""Changchun 特殊杠 families: 旋风杠 东南西北, 喜杠 中发白, 幺蛋 1m1p1s, 九蛋 9m9p9s."""
+SPECIAL_KONG_OPTION: Mapping[str, str] = {"xuanfeng": "fengang", "xi": "zfbgang"}
+"""Siping lays winds / 中发白 as kongs only with these room options (``siping.md``)."""
+
+
+def _field(case: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    value = case.get(name, default)
+    if value is default and name not in case:
+        return default
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise InvalidCase(f"{name} has the wrong type: {value!r}")
+    return value
+
+
+def _seat(case: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
+    value = case.get(name)
+    if value is None:
+        if required:
+            raise InvalidCase(f"{name} is missing")
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+        raise InvalidCase(f"{name} must be a seat 0–3, got {value!r}")
+    return value
+
+
+def _tiles(text: Any, what: str) -> list[Tile]:
+    if not isinstance(text, str):
+        raise InvalidCase(f"{what} must be a tile string, got {text!r}")
+    try:
+        return parse_tiles(text, max_copies=None)
+    except RulesError as exc:
+        raise InvalidCase(f"{what}: {exc}") from None
+
+
+def _one_tile(text: Any, what: str) -> Tile:
+    tiles = _tiles(text, what)
+    if len(tiles) != 1:
+        raise InvalidCase(f"{what} must be one tile, got {text!r}")
+    return tiles[0]
+
+
+def _check_meld_shape(kind: str, tiles: list[Tile], name: str | None) -> None:
+    """A chow is three consecutive suited tiles, a pong three and a kong four of a kind."""
+    tiles = sorted(tiles)
+    if kind == "chow":
+        ok = (
+            len(tiles) == 3
+            and is_suited(tiles[0])
+            and tiles[0] % 9 <= 6
+            and tiles == [tiles[0], tiles[0] + 1, tiles[0] + 2]
+        )
+    elif kind in ("pong", "kong"):
+        ok = len(tiles) == (3 if kind == "pong" else 4) and len(set(tiles)) == 1
+    else:
+        family = SPECIAL_KONG_FAMILIES.get(name or "")
+        ok = family is not None and set(tiles) == set(family)
+        if name == "xuanfeng" or name == "xi":
+            ok = ok and len(tiles) >= len(family or ())
+    if not ok:
+        label = f"special kong {name!r}" if kind == "special_kong" else f"a {kind}"
+        raise InvalidCase(f"{format_tiles(tiles)} is not {label}")
+
+
+def _meld(raw: Any, *, variant: str, winner: int, options: Mapping[str, Any]) -> Meld:
+    if not isinstance(raw, Mapping):
+        raise InvalidCase(f"a meld must be an object, got {raw!r}")
+    kind = raw.get("type")
+    if kind not in ("chow", "pong", "kong", "special_kong"):
+        raise InvalidCase(f"unknown meld type {kind!r}")
+    tiles = _tiles(raw.get("tiles"), "meld tiles")
+    name = raw.get("name") if kind == "special_kong" else None
+    _check_meld_shape(kind, tiles, name)
+    concealed = _field(raw, "concealed", bool, False)
+    if concealed and kind != "kong":
+        raise InvalidCase("only a kong can be concealed (暗杠)")
+    from_seat = _seat(raw, "from", required=False)
+    if kind == "chow":
+        if variant == "taiyuan_lisi":
+            raise InvalidCase("Taiyuan Li-Si has no chow")
+        if from_seat is not None and from_seat != (winner - 1) % 4:
+            raise InvalidCase(f"a chow can only be claimed from the previous seat, not {from_seat}")
+    if kind in ("pong", "kong") and not concealed and from_seat == winner:
+        raise InvalidCase(f"a {kind} cannot be claimed from the player's own discard")
+    if kind == "special_kong":
+        option = SPECIAL_KONG_OPTION.get(name or "")
+        allowed = variant == "changchun" or (
+            variant == "siping" and option is not None and options.get(option, False)
+        )
+        if not allowed:
+            raise InvalidCase(f"special kong {name!r} does not exist in {variant}")
+    added = _field(raw, "added", bool, False)
+    return Meld(
+        kind=cast(MeldKind, kind),
+        tiles=tuple(sorted(tiles)),
+        concealed=concealed,
+        from_seat=from_seat,
+        added=added,
+        name=cast(SpecialKongName | None, name),
+    )
+
+
+def _check_tiles_exist(rules: HandRules, tiles: Iterable[Tile], variant: str) -> None:
+    """More than four of a kind, flowers outside Taiwan, or a kind the variant does not use."""
+    counts = count_tiles(tiles)
+    for tile, n in enumerate(counts):
+        if not n:
+            continue
+        if tile >= FLOWER:
+            raise InvalidCase(f"flower {tile_name(tile)} is not used in {variant}")
+        if tile not in rules.tiles_used:
+            raise InvalidCase(f"{tile_name(tile)} is not used in {variant}")
+        if n > 4:
+            raise InvalidCase(f"{n} copies of {tile_name(tile)} in hand and melds")
+
+
+def parse_case(case: Any) -> WinContext | TingContext:
+    """A judge case as the context its variant's rules are asked about; InvalidCase if invalid."""
+    if not isinstance(case, Mapping):
+        raise InvalidCase("a case must be a JSON object")
+    kind = case.get("kind")
+    if kind not in ("win", "ting"):
+        raise InvalidCase(f"kind must be 'win' or 'ting', got {kind!r}")
+    variant = case.get("variant")
+    if not isinstance(variant, str):
+        raise InvalidCase(f"variant must be a string, got {variant!r}")
+    rules = hand_rules(variant)
+    options = rules.validate_options(_field(case, "options", dict, {}))
+    dealer = cast(int, _seat(case, "dealer"))
+    winner = cast(int, _seat(case, "winner"))
+    hand = _tiles(case.get("hand"), "hand")
+    raw_melds = _field(case, "melds", list, [])
+    melds = tuple(_meld(m, variant=variant, winner=winner, options=options) for m in raw_melds)
+    expected = 14 - 3 * len(melds) - (1 if kind == "ting" else 0)
+    if len(hand) != expected:
+        raise InvalidCase(f"the hand has {len(hand)} tiles; {len(melds)} melds need {expected}")
+    _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
+    extra = dict(_field(case, "extra", dict, {}))
+    opened_raw = _field(case, "opened", list, [False] * 4)
+    if len(opened_raw) != 4 or not all(isinstance(x, bool) for x in opened_raw):
+        raise InvalidCase("opened must be four true/false values")
+    opened = cast(tuple[bool, bool, bool, bool], tuple(opened_raw))
+    if kind == "ting":
+        return TingContext(
+            variant=variant,
+            dealer=dealer,
+            seat=winner,
+            concealed=tuple(sorted(hand)),
+            melds=melds,
+            opened=opened,
+            options=options,
+            extra=extra,
+        )
+    return _win_context(case, rules, variant, dealer, winner, hand, melds, opened, options, extra)
+
+
+def _win_context(
+    case: Mapping[str, Any],
+    rules: HandRules,
+    variant: str,
+    dealer: int,
+    winner: int,
+    hand: list[Tile],
+    melds: tuple[Meld, ...],
+    opened: tuple[bool, bool, bool, bool],
+    options: Mapping[str, Any],
+    extra: dict[str, Any],
+) -> WinContext:
+    win_tile = _one_tile(case.get("win_tile"), "win_tile")
+    if win_tile not in hand:
+        raise InvalidCase(f"win_tile {tile_name(win_tile)} is not in the hand")
+    win_by = case.get("win_by")
+    if win_by not in WIN_BYS:
+        raise InvalidCase(f"win_by must be one of {', '.join(WIN_BYS)}, got {win_by!r}")
+    discarder = _seat(case, "discarder", required=win_by in ("discard", "rob_kong"))
+    if win_by in ("discard", "rob_kong") and discarder == winner:
+        raise InvalidCase("the winner cannot be the discarder")
+    if win_by not in ("discard", "rob_kong"):
+        discarder = None
+    if win_by == "kong_draw" and not any(m.is_kong for m in melds):
+        raise InvalidCase("kong_draw needs a kong among the melds")
+    ting = _field(case, "ting", bool, False)
+    treasure_raw = case.get("treasure")
+    treasure = None if treasure_raw is None else _one_tile(treasure_raw, "treasure")
+    if treasure is not None and treasure >= NUM_KINDS:
+        raise InvalidCase("the treasure cannot be a flower")
+    treasure_win = _field(case, "treasure_win", bool, False)
+    if treasure_win and (
+        win_by not in ("self_draw", "kong_draw") or treasure is None or win_tile != treasure
+    ):
+        raise InvalidCase("treasure_win needs a self-draw with win_tile equal to treasure")
+    duibao = extra.get("duibao", False)
+    if not isinstance(duibao, bool):
+        raise InvalidCase("extra.duibao must be true or false")
+    if duibao and (win_by != "self_draw" or treasure is None or win_tile != treasure):
+        raise InvalidCase("duibao needs a self-draw with win_tile equal to treasure")
+    if (treasure_win or duibao) and not rules.has_treasure:
+        raise InvalidCase(f"{variant} has no treasure")
+    if duibao and variant != "changchun":
+        raise InvalidCase("duibao (对宝) exists only in changchun")
+    return WinContext(
+        variant=variant,
+        dealer=dealer,
+        winner=winner,
+        concealed=tuple(sorted(hand)),
+        melds=melds,
+        win_tile=win_tile,
+        win_by=cast(WinBy, win_by),
+        discarder=discarder,
+        ting=ting,
+        treasure=treasure,
+        treasure_win=treasure_win,
+        opened=opened,
+        options=options,
+        extra=extra,
+    )
+
+
+def judge_case(case: Any) -> dict[str, Any]:
+    """The answer to one decoded case (without its id); raises InvalidCase for invalid input."""
+    ctx = parse_case(case)
+    rules = hand_rules(ctx.variant)
+    if isinstance(ctx, TingContext):
+        verdict = rules.judge_ting(ctx)
+        answer: dict[str, Any] = {
+            "waits": [tile_name(t) for t in verdict.waits],
+            "ting_allowed": verdict.ting_allowed,
+        }
+        if not verdict.ting_allowed:
+            answer["reason"] = verdict.reason
+        return answer
+    return rules.judge_win(ctx).as_json()
+
+
+def judge_line(line: str) -> dict[str, Any]:
+    """One output object for one input line, never raising for bad input."""
+    try:
+        case = json.loads(line)
+    except json.JSONDecodeError as exc:
+        message = "empty line" if not line.strip() else f"not valid JSON: {exc.msg}"
+        return {"id": None, "error": message}
+    case_id = case.get("id") if isinstance(case, dict) else None
+    try:
+        return {"id": case_id, **judge_case(case)}
+    except RulesError as exc:
+        return {"id": case_id, "error": str(exc)}
+    except Exception as exc:  # a bug must not desynchronise the output from the input
+        return {"id": case_id, "error": f"internal error: {type(exc).__name__}: {exc}"}
+
+
+def judge_lines(lines: Iterable[str]) -> Iterable[str]:
+    """Answer lines (JSON, no newline) for input lines, one for one."""
+    for line in lines:
+        yield json.dumps(judge_line(line.rstrip("\r\n")), ensure_ascii=False)
+
+
+def judge_stream(stream: TextIO, out: TextIO) -> None:
+    for answer in judge_lines(stream):
+        out.write(answer + "\n")
+        out.flush()
+
+
+def judge_main(file: str = "-", out: TextIO | None = None) -> int:
+    """Judge the JSON lines of ``file`` (``-``: standard input); 0 unless it cannot be read."""
+    target = out if out is not None else sys.stdout
+    try:
+        if file == "-":
+            stream = sys.stdin
+            if isinstance(stream, io.TextIOWrapper):
+                stream.reconfigure(errors="replace")
+            judge_stream(stream, target)
+        else:
+            with open(file, encoding="utf-8", errors="replace") as handle:
+                judge_stream(handle, target)
+    except OSError as exc:
+        print(f"cannot read {file}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def canonical(tiles: Sequence[Tile]) -> str:
+    """Canonical notation of ``tiles`` (judge.md: output always uses the canonical form)."""
+    return format_tiles(tiles)

@@ -1,0 +1,33 @@
+"""The hand rules of each variant, by variant key: ``hand_rules("changchun")``.
+
+>>> hand_rules("changchun").default_options["cap"]
+1000
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rules.errors import InvalidCase
+from rules.wins.base import HandRules
+from rules.wins.changchun import ChangchunRules
+from rules.wins.shape import ShapeRules
+
+_RULES: dict[str, type[HandRules]] = {
+    "shape": ShapeRules,
+    "changchun": ChangchunRules,
+}
+
+VARIANTS: tuple[str, ...] = tuple(_RULES)
+
+
+@cache
+def hand_rules(variant: str) -> HandRules:
+    """The (cached) hand rules of ``variant``; raises InvalidCase for an unknown key."""
+    try:
+        return _RULES[variant]()
+    except KeyError:
+        raise InvalidCase(f"unknown variant {variant!r}") from None
+
+
+__all__ = ["VARIANTS", "HandRules", "hand_rules"]

@@ -1,0 +1,394 @@
+"""What every variant's hand rules share: readings of a win, legal waits, options, payments.
+
+A variant subclasses :class:`HandRules` and states, like its spec page, its ``conditions`` (the
+``reason`` keys in order, ``not_complete`` first), :meth:`HandRules.failure` (the first condition a
+reading breaks), :meth:`HandRules.score` (fan and transfers of a legal reading) and
+:meth:`HandRules.kong_value`.
+
+**Readings** (spec README, *Hand shapes*): a win is evaluated once per decomposition of the hand
+and per set the winning tile can be read into (and, for a wildcard, per kind it can stand for).
+"The reading that satisfies every condition and pays the winner most is used"; ties go to the
+larger ``total``, then to the wait item in the order edge, closed, single. When no reading is
+legal the ``reason`` is the first condition that no reading satisfying the earlier ones meets,
+i.e. the latest first-failure over all readings.
+
+**独听** (single wait) is computed from the hand without its winning tile (without the wildcard for
+a treasure win) as the number of legal winning kinds judged as if ting were declared, before any
+treasure substitution (spec README, *Wait types*).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, ClassVar, Literal
+
+from rules.errors import InvalidCase
+from rules.hand import Meld, TingContext, TingVerdict, Transfer, WinContext, WinVerdict
+from rules.payments import cap_transfers, nets
+from rules.shapes import CHOW, PONG, ConcealedSet, decompositions, shape_waits
+from rules.tiles import HONOR, NUM_KINDS, RED, WHITE, Tile, count_tiles
+
+Wait = Literal["open", "edge", "closed", "single", "dual_pong"]
+SEATS = (0, 1, 2, 3)
+_WAIT_PREFERENCE: Mapping[str, int] = {"edge": 3, "closed": 2, "single": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of a complete hand: its concealed sets, its pair and where the winning tile sits.
+
+    ``counts`` are the concealed tiles with the winning tile as read (a wildcard counts as the tile
+    it is read as); ``all_counts`` add the melds' tiles. ``win_set`` is the index in ``sets`` of
+    the set completed by the winning tile, or -1 when it completed the pair.
+    """
+
+    pair: Tile
+    sets: tuple[ConcealedSet, ...]
+    win_tile: Tile
+    win_set: int
+    wait: Wait
+    counts: tuple[int, ...]
+    all_counts: tuple[int, ...]
+
+    @property
+    def pongs(self) -> tuple[Tile, ...]:
+        """Concealed pongs (刻子) of the reading, the one completed by the winning tile included."""
+        return tuple(t for kind, t in self.sets if kind == PONG)
+
+    @property
+    def chows(self) -> tuple[Tile, ...]:
+        """First tiles of the concealed chows of the reading."""
+        return tuple(t for kind, t in self.sets if kind == CHOW)
+
+    def sets_before_win(self) -> tuple[ConcealedSet, ...]:
+        """The concealed sets complete before the winning tile (the hand held them at 听牌)."""
+        return tuple(s for i, s in enumerate(self.sets) if i != self.win_set)
+
+
+def wait_of_chow(first: Tile, tile: Tile) -> Wait:
+    """两面 / 边张 / 坎张 for ``tile`` completing the chow from ``first`` (README, *Wait types*)."""
+    position = tile - first
+    rank = first % 9
+    if position == 1:
+        return "closed"
+    if position == 0:
+        return "edge" if rank == 6 else "open"
+    return "edge" if rank == 0 else "open"
+
+
+def readings_of(counts: Sequence[int], win_tile: Tile, melds: Sequence[Meld]) -> list[Reading]:
+    """Every (decomposition, place of the winning tile) of complete concealed ``counts``."""
+    concealed = tuple(counts[:NUM_KINDS])
+    with_melds = list(concealed)
+    for meld in melds:
+        for t in meld.tiles:
+            with_melds[t] += 1
+    all_counts = tuple(with_melds)
+    found: dict[tuple[Any, ...], Reading] = {}
+    for pair, sets in decompositions(concealed):
+        places: list[tuple[int, Wait]] = []
+        if pair == win_tile:
+            places.append((-1, "single"))
+        for i, (kind, first) in enumerate(sets):
+            if kind == PONG and first == win_tile:
+                places.append((i, "dual_pong"))
+            elif kind == CHOW and first <= win_tile <= first + 2:
+                places.append((i, wait_of_chow(first, win_tile)))
+        for index, wait in places:
+            key = (pair, sets, sets[index] if index >= 0 else None, wait)
+            found.setdefault(key, Reading(pair, sets, win_tile, index, wait, concealed, all_counts))
+    return list(found.values())
+
+
+def meld_counts(melds: Iterable[Meld]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for meld in melds:
+        for t in meld.tiles:
+            counts[t] += 1
+    return counts
+
+
+def suits_in(counts: Sequence[int]) -> set[int]:
+    """The suits (0 万, 1 筒, 2 条) that appear in ``counts``."""
+    return {s for s in range(3) if any(counts[s * 9 : s * 9 + 9])}
+
+
+def has_honour(counts: Sequence[int]) -> bool:
+    return any(counts[HONOR:NUM_KINDS])
+
+
+def has_terminal(counts: Sequence[int]) -> bool:
+    """A 1 or 9 of a suit (幺九)."""
+    return any(counts[t] for t in (0, 8, 9, 17, 18, 26))
+
+
+def is_dragon(tile: Tile) -> bool:
+    """中, 发 or 白."""
+    return WHITE <= tile <= RED
+
+
+def hand_opened(melds: Iterable[Meld]) -> bool:
+    """开门: any chow, pong, exposed/added kong or special kong; a concealed kong does not open."""
+    return any(m.opens_hand for m in melds)
+
+
+def has_meld_triplet(melds: Iterable[Meld]) -> bool:
+    """A pong or kong among the melds (special kongs count as kongs)."""
+    return any(m.kind != "chow" for m in melds)
+
+
+def one_tile_in_hand(ctx: WinContext) -> bool:
+    """手把一: exactly one concealed tile before the winning tile (README)."""
+    return len(ctx.concealed) == 2
+
+
+class WinFacts:
+    """Facts about one win computed at most once, lazily (独听 needs a search of waits)."""
+
+    def __init__(self, rules: HandRules, ctx: WinContext) -> None:
+        self.rules = rules
+        self.ctx = ctx
+
+    @cached_property
+    def concealed_before(self) -> tuple[Tile, ...]:
+        """The concealed tiles before the win: without the winning tile (or the wildcard)."""
+        tiles = list(self.ctx.concealed)
+        tiles.remove(self.ctx.win_tile)
+        return tuple(tiles)
+
+    @cached_property
+    def counts_before(self) -> list[int]:
+        """Concealed and meld tiles before the winning tile (听牌时的手牌)."""
+        counts = count_tiles(self.concealed_before)[:NUM_KINDS]
+        for t, n in enumerate(meld_counts(self.ctx.melds)):
+            counts[t] += n
+        return counts
+
+    @cached_property
+    def waits_before(self) -> tuple[Tile, ...]:
+        """Legal winning kinds of the hand before the win, as if ting were declared."""
+        ctx = self.ctx
+        extra = {k: v for k, v in ctx.extra.items() if k != "duibao"}
+        ting = TingContext(
+            variant=ctx.variant,
+            dealer=ctx.dealer,
+            seat=ctx.winner,
+            concealed=self.concealed_before,
+            melds=ctx.melds,
+            opened=ctx.opened,
+            options=ctx.options,
+            extra=extra,
+        )
+        verdict = self.rules.judge_ting(ting)
+        return verdict.waits if verdict.ting_allowed else ()
+
+    @cached_property
+    def single_wait(self) -> bool:
+        """独听: exactly one legal winning kind (README, *Wait types*)."""
+        return len(self.waits_before) == 1
+
+    @cached_property
+    def winner_opened(self) -> bool:
+        return hand_opened(self.ctx.melds)
+
+    def opened(self, seat: int) -> bool:
+        """Whether ``seat`` has opened; the winner's own flag comes from the melds (judge.md)."""
+        return self.winner_opened if seat == self.ctx.winner else bool(self.ctx.opened[seat])
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.ctx.self_drawn
+
+    @property
+    def discarder(self) -> int | None:
+        """The seat paying as discarder on a discard or a robbed kong (抢杠 pays like a discard)."""
+        return None if self.ctx.self_drawn else self.ctx.discarder
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A legal reading's score: the fan shown, the total and the uncapped transfers."""
+
+    fan: dict[str, int]
+    total: int
+    transfers: tuple[Transfer, ...]
+
+
+class HandRules:
+    """The hand rules of one variant (win conditions, ting, fan, payments, kong payments)."""
+
+    key: ClassVar[str] = ""
+    conditions: ClassVar[tuple[str, ...]] = ("not_complete",)
+    defaults: ClassVar[Mapping[str, Any]] = {}
+    tiles_used: ClassVar[frozenset[Tile]] = frozenset(range(NUM_KINDS))
+    has_treasure: ClassVar[bool] = False
+
+    # --- options -------------------------------------------------------------------------------
+    @property
+    def default_options(self) -> Mapping[str, Any]:
+        """Every room option of the variant with its default."""
+        return dict(self.defaults)
+
+    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options merged with the defaults; a known option of the wrong type raises InvalidCase.
+
+        Unknown keys are kept as they are (judge.md: "Unknown option keys are ignored").
+        """
+        if not isinstance(options, Mapping):
+            raise InvalidCase("options must be an object")
+        merged = dict(self.defaults)
+        for name, value in options.items():
+            if name in self.defaults:
+                _check_option(name, value, self.defaults[name])
+            merged[name] = value
+        return merged
+
+    # --- readings and verdicts -----------------------------------------------------------------
+    def readings(self, ctx: WinContext) -> list[Reading]:
+        """Every reading of the win; a wildcard (摸宝) is read as each kind that completes it."""
+        counts = count_tiles(ctx.concealed)[:NUM_KINDS]
+        if not ctx.treasure_win:
+            return readings_of(counts, ctx.win_tile, ctx.melds)
+        counts[ctx.win_tile] -= 1
+        in_melds = meld_counts(ctx.melds)
+        found: list[Reading] = []
+        for kind in shape_waits(counts):
+            # A wildcard stands only for a kind the hand holds fewer than four of (README).
+            if kind not in self.tiles_used or counts[kind] + in_melds[kind] >= 4:
+                continue
+            counts[kind] += 1
+            found.extend(readings_of(counts, kind, ctx.melds))
+            counts[kind] -= 1
+        return found
+
+    def failure(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> str | None:
+        """The first condition (a ``conditions`` key) this reading breaks, or None."""
+        return None
+
+    def score(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> Scored:
+        """Fan, total and transfers of a legal reading."""
+        return Scored({}, 0, ())
+
+    def judge_win(self, ctx: WinContext) -> WinVerdict:
+        """Legal with fan, total, capped payments and uncapped transfers, or the failing reason."""
+        facts = WinFacts(self, ctx)
+        latest = 0
+        best: tuple[tuple[int, int, int], Scored] | None = None
+        for reading in self.readings(ctx):
+            reason = self.failure(ctx, reading, facts)
+            if reason is not None:
+                latest = max(latest, self.conditions.index(reason))
+                continue
+            scored = self.score(ctx, reading, facts)
+            gain = nets(scored.transfers)[ctx.winner]
+            rank = (gain, scored.total, _WAIT_PREFERENCE.get(reading.wait, 0))
+            if best is None or rank > best[0]:
+                best = (rank, scored)
+        if best is None:
+            return WinVerdict(legal=False, reason=self.conditions[latest])
+        scored = best[1]
+        capped = cap_transfers(scored.transfers, ctx.options.get("cap"))
+        return WinVerdict(
+            legal=True,
+            fan=scored.fan,
+            total=scored.total,
+            payments=nets(capped),
+            transfers=scored.transfers,
+        )
+
+    def is_legal_win(self, ctx: WinContext) -> str | None:
+        """None when some reading of the win is legal, else the reason (no scoring)."""
+        facts = WinFacts(self, ctx)
+        latest = 0
+        for reading in self.readings(ctx):
+            reason = self.failure(ctx, reading, facts)
+            if reason is None:
+                return None
+            latest = max(latest, self.conditions.index(reason))
+        return self.conditions[latest]
+
+    def judge_ting(self, ctx: TingContext) -> TingVerdict:
+        """Legal waits of a 3n+1 hand if ting were declared now (README, *A kind: ting query*)."""
+        counts = count_tiles(ctx.concealed)[:NUM_KINDS]
+        in_melds = meld_counts(ctx.melds)
+        shape = [
+            t for t in shape_waits(counts) if t in self.tiles_used and counts[t] + in_melds[t] < 4
+        ]
+        if not shape:
+            return TingVerdict(waits=(), ting_allowed=False, reason="not_ready")
+        legal: list[Tile] = []
+        first_reason: str | None = None
+        for tile in shape:
+            reason = self.is_legal_win(self._hypothetical_win(ctx, tile))
+            if reason is None:
+                legal.append(tile)
+            elif first_reason is None:
+                first_reason = reason
+        if legal:
+            return TingVerdict(waits=tuple(legal), ting_allowed=True)
+        return TingVerdict(waits=tuple(shape), ting_allowed=False, reason=first_reason)
+
+    def ting_ok_after(self, ctx: TingContext) -> bool:
+        """The hand may declare ting: it is ready and at least one wait is a legal win."""
+        verdict = self.judge_ting(ctx)
+        return verdict.ting_allowed and bool(verdict.waits)
+
+    def _hypothetical_win(self, ctx: TingContext, tile: Tile) -> WinContext:
+        """The win on ``tile`` asked by a ting query: ting declared, self-drawn, no treasure."""
+        return WinContext(
+            variant=ctx.variant,
+            dealer=ctx.dealer,
+            winner=ctx.seat,
+            concealed=(*ctx.concealed, tile),
+            melds=ctx.melds,
+            win_tile=tile,
+            win_by="self_draw",
+            ting=True,
+            opened=ctx.opened,
+            options=ctx.options,
+            extra={k: v for k, v in ctx.extra.items() if k != "duibao"},
+        )
+
+    # --- payments --------------------------------------------------------------------------------
+    def kong_value(self, meld: Meld) -> int:
+        """Points (× base) each other player pays for ``meld`` (杠分); 0 where kongs pay nothing."""
+        return 0
+
+    def kong_transfers(
+        self, *, konger: int, meld: Meld, options: Mapping[str, Any]
+    ) -> tuple[Transfer, ...]:
+        """Each other player pays the konging player ``kong_value × base``, whatever the outcome.
+
+        For a special kong the value covers the kong and every tile added to it so far
+        (``meld.tiles``); the engine pays the difference when a tile is added.
+        """
+        amount = self.kong_value(meld) * int(options.get("base", 1))
+        if amount <= 0:
+            return ()
+        return tuple(Transfer(seat, konger, amount) for seat in SEATS if seat != konger)
+
+
+def _check_option(name: str, value: Any, default: Any) -> None:
+    """Raise InvalidCase when an option's value has the wrong type (judge.md)."""
+    if name == "cap":
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InvalidCase(f"option cap must be an integer or null, got {value!r}")
+        if value is not None and value < 1:
+            raise InvalidCase(f"option cap must be positive, got {value!r}")
+    elif name == "base":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise InvalidCase(f"option base must be a positive integer, got {value!r}")
+    elif isinstance(default, bool) and not isinstance(value, bool):
+        raise InvalidCase(f"option {name} must be true or false, got {value!r}")
+
+
+def payer_transfers(winner: int, shares: Mapping[int, int]) -> tuple[Transfer, ...]:
+    """Transfers to ``winner`` from each payer seat of ``shares`` (amounts > 0 only)."""
+    return tuple(Transfer(payer, winner, amount) for payer, amount in shares.items() if amount > 0)
+
+
+def with_replaced(ctx: WinContext, **changes: Any) -> WinContext:
+    """A copy of ``ctx`` with some fields changed."""
+    return replace(ctx, **changes)
