@@ -1,0 +1,56 @@
+"""The round engine: an immutable state machine (spec ``README.md``, *The round*).
+
+>>> from rules.wall import seed_from_text
+>>> state, events = new_round(variant="changchun", seed=seed_from_text("doc"), dealer=0)
+>>> len(state.seats[0].concealed), len(state.seats[1].concealed)
+(14, 13)
+"""
+
+from __future__ import annotations
+
+from rules.engine.actions import (
+    ACTION_TYPES,
+    Action,
+    AddedKong,
+    AddToSpecialKong,
+    Chen,
+    Chow,
+    ChowTing,
+    ConcealedKong,
+    DeclareWin,
+    Discard,
+    ExposedKong,
+    Pass,
+    Pong,
+    SelfDrawWin,
+    SpecialKong,
+    action_from_json,
+)
+from rules.engine.core import apply, legal_actions, new_round
+from rules.engine.events import Event
+from rules.engine.state import RoundResult, RoundState
+
+__all__ = [
+    "ACTION_TYPES",
+    "Action",
+    "AddToSpecialKong",
+    "AddedKong",
+    "Chen",
+    "Chow",
+    "ChowTing",
+    "ConcealedKong",
+    "DeclareWin",
+    "Discard",
+    "Event",
+    "ExposedKong",
+    "Pass",
+    "Pong",
+    "RoundResult",
+    "RoundState",
+    "SelfDrawWin",
+    "SpecialKong",
+    "action_from_json",
+    "apply",
+    "legal_actions",
+    "new_round",
+]

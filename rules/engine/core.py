@@ -1,0 +1,873 @@
+"""The round as a state machine: :func:`new_round`, :func:`legal_actions`, :func:`apply`
+(spec ``README.md``, *The round, common to all variants*).
+
+The core knows the flow every variant shares — deal, draw, discard, claim windows, kongs with
+replacement draws, robbing an added kong, ting locks, the end of the round — and asks the
+:class:`~rules.variants.base.Variant` (data + hooks) for everything regional: claim priority, what
+is offered, the treasure, the reserve, the next dealer. Winning and scoring are never computed
+here: the engine asks the variant's hand rules (:mod:`rules.wins`) exactly what the judge asks.
+
+Functions named ``_verb(state, …, out)`` return the next state and append events to ``out``;
+they never change their input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules.engine.actions import (
+    Action,
+    AddedKong,
+    Chow,
+    ConcealedKong,
+    DeclareWin,
+    Discard,
+    ExposedKong,
+    Pass,
+    Pong,
+    SelfDrawWin,
+)
+from rules.engine.events import (
+    ClaimAnswered,
+    ClaimWindowOpened,
+    Dealt,
+    DiceRolled,
+    Discarded,
+    Drew,
+    Event,
+    KongRobbed,
+    Melded,
+    RoundEnded,
+    RoundStarted,
+    TurnStarted,
+)
+from rules.engine.state import (
+    ClaimPhase,
+    DiscardRecord,
+    EndedPhase,
+    RoundResult,
+    RoundState,
+    SeatState,
+    TurnPhase,
+    TurnSource,
+    with_tile,
+)
+from rules.errors import (
+    ClaimNotAllowed,
+    HandLocked,
+    IllegalAction,
+    NotYourTurn,
+    RoundOver,
+    TileNotHeld,
+)
+from rules.hand import Meld, TingContext, Transfer, WinBy, WinContext
+from rules.payments import cap_transfers, nets
+from rules.shapes import is_complete, shape_waits
+from rules.tiles import EAST, Tile
+from rules.wall import Drbg, build_wall
+
+if TYPE_CHECKING:
+    from rules.variants.base import Variant
+
+SEATS = 4
+
+
+def variant_of(state: RoundState) -> Variant:
+    """The variant (flow data + hooks) of a round; imported late so variants may import the core."""
+    from rules.variants import get_variant
+
+    return get_variant(state.variant)
+
+
+# --- starting a round ---------------------------------------------------------------------------
+
+
+def new_round(
+    *,
+    variant: str,
+    seed: bytes,
+    dealer: int,
+    options: Mapping[str, Any] | None = None,
+    round_wind: Tile = EAST,
+) -> tuple[RoundState, list[Event]]:
+    """Shuffle, roll, commit and deal a round (spec README, items 2–3); the dealer is to act."""
+    from rules.variants import get_variant
+
+    v = get_variant(variant)
+    setup = build_wall(seed, v.tile_kinds, dealer)
+    dealt, live = v.deal(setup, dealer)
+    seats = tuple(
+        SeatState(
+            concealed=tuple(sorted(tiles)),
+            dealt=tiles,
+            drawn=tiles[-1] if seat == dealer else None,
+        )
+        for seat, tiles in enumerate(dealt)
+    )
+    state = RoundState(
+        variant=variant,
+        options=v.options(options or {}),
+        seed=seed,
+        drbg_counter=setup.drbg_counter,
+        dealer=dealer,
+        round_wind=round_wind,
+        wall=setup.wall,
+        live=live,
+        far=0,
+        dice=setup.dice,
+        break_point=setup.break_point,
+        salt=setup.salt,
+        commitment=setup.commitment,
+        seats=seats,
+        phase=TurnPhase(seat=dealer, drawn=True, source="deal"),
+        reserve_stacks=v.reserve_stacks(0),
+    )
+    out: list[Event] = [
+        RoundStarted(
+            variant=variant,
+            dealer=dealer,
+            round_wind=round_wind,
+            dice=setup.dice,
+            break_seat=setup.break_point.seat,
+            break_stack=setup.break_point.stack,
+            commitment=setup.commitment,
+            wall_size=len(setup.wall),
+        ),
+        *(Dealt(seat=seat, tiles=tiles) for seat, tiles in enumerate(dealt)),
+        TurnStarted(seat=dealer),
+    ]
+    state = v.after_deal(state, out)
+    return _run_automatic(state, out), out
+
+
+# --- legal actions ------------------------------------------------------------------------------
+
+_legal_cache: dict[int, tuple[RoundState, list[Action]]] = {}
+
+
+def legal_actions(state: RoundState, seat: int) -> list[Action]:
+    """Exactly the actions ``seat`` may take now (what the UI shows as buttons)."""
+    cached = _legal_cache.get(seat)
+    if cached is not None and cached[0] is state:
+        return list(cached[1])
+    actions = _compute_legal(state, seat)
+    _legal_cache[seat] = (state, actions)
+    return list(actions)
+
+
+def _compute_legal(state: RoundState, seat: int) -> list[Action]:
+    phase = state.phase
+    if isinstance(phase, ClaimPhase):
+        if seat in phase.asked and phase.answers[seat] is None:
+            return list(_claim_offers(state, seat, phase))
+        return []
+    if isinstance(phase, TurnPhase) and phase.seat == seat:
+        if not phase.drawn:
+            return variant_of(state).predraw_actions(state, seat)
+        return _turn_actions(state, seat)
+    return []
+
+
+def _turn_actions(state: RoundState, seat: int) -> list[Action]:
+    v = variant_of(state)
+    actions: list[Action] = []
+    if self_draw_verdict_ok(state, seat):
+        actions.append(SelfDrawWin(seat=seat))
+    actions += _own_kongs(state, seat)
+    actions += v.extra_turn_actions(state, seat)
+    actions += _discards(state, seat)
+    return actions
+
+
+def self_draw_verdict_ok(state: RoundState, seat: int) -> bool:
+    """Whether the variant's hand rules accept a self-drawn win now."""
+    v = variant_of(state)
+    ctx = v.self_draw_context(state, seat)
+    return ctx is not None and v.hand_rules().judge_win(ctx).legal
+
+
+def _discards(state: RoundState, seat: int) -> list[Action]:
+    v = variant_of(state)
+    me = state.seats[seat]
+    if me.ting and me.drawn is not None:
+        # 报听 locks the hand: the drawn tile must go (changchun.md, *Ting*).
+        return [Discard(seat=seat, tile=me.drawn)]
+    kinds = sorted(set(me.concealed))
+    actions: list[Action] = [
+        Discard(seat=seat, tile=t) for t in kinds if v.discard_allowed(state, seat, t, ting=False)
+    ]
+    if v.ting_mode != "none" and not me.ting:
+        actions += [
+            Discard(seat=seat, tile=t, ting=True)
+            for t in kinds
+            if v.discard_allowed(state, seat, t, ting=True)
+            and ting_waits(state, seat, me.without(t), me.melds)
+        ]
+    return actions
+
+
+def _own_kongs(state: RoundState, seat: int) -> list[Action]:
+    """暗杠 and 补杠 on one's own turn; a locked (ting) hand only with the drawn tile and only if
+    the waits stay the same (changchun.md: "听牌后仍可杠牌，前提是杠完后还可听")."""
+    if state.wall_left < 1:
+        return []
+    me = state.seats[seat]
+    counts = me.counts()
+    actions: list[Action] = []
+    for tile in sorted(set(me.concealed)):
+        if counts[tile] == 4:
+            meld = Meld("kong", (tile,) * 4, concealed=True)
+            rest = me.without(tile, tile, tile, tile)
+            if _kong_ok(state, seat, tile, rest, (*me.melds, meld)):
+                actions.append(ConcealedKong(seat=seat, tile=tile))
+    for i, meld in enumerate(me.melds):
+        tile = meld.tiles[0]
+        if meld.kind == "pong" and counts[tile]:
+            melds = list(me.melds)
+            melds[i] = Meld("kong", (tile,) * 4, from_seat=meld.from_seat, added=True)
+            if _kong_ok(state, seat, tile, me.without(tile), tuple(melds)):
+                actions.append(AddedKong(seat=seat, tile=tile))
+    return actions
+
+
+def _kong_ok(
+    state: RoundState, seat: int, tile: Tile, rest: tuple[Tile, ...], melds: tuple[Meld, ...]
+) -> bool:
+    v = variant_of(state)
+    if not v.meld_allowed(state, seat, melds, len(rest)):
+        return False
+    me = state.seats[seat]
+    if not me.ting:
+        return True
+    return v.kong_after_ting and tile == me.drawn and keeps_waits(state, seat, rest, melds)
+
+
+def keeps_waits(
+    state: RoundState, seat: int, rest: tuple[Tile, ...], melds: tuple[Meld, ...]
+) -> bool:
+    """A kong by a ready player must leave the same winning tiles (spec: ting locks the hand)."""
+    return ting_waits(state, seat, rest, melds) == state.seats[seat].waits
+
+
+def ting_waits(
+    state: RoundState, seat: int, concealed: tuple[Tile, ...], melds: tuple[Meld, ...]
+) -> tuple[Tile, ...]:
+    """The legal winning tiles if ``seat`` declared ting holding ``concealed`` (3n+1) and ``melds``;
+    empty when ting would not be allowed (the variant's ``judge_ting``)."""
+    counts = [0] * 34
+    for t in concealed:
+        counts[t] += 1
+    if not shape_waits(counts):
+        return ()
+    v = variant_of(state)
+    ctx = TingContext(
+        variant=v.wins_key,
+        dealer=state.dealer,
+        seat=seat,
+        concealed=concealed,
+        melds=melds,
+        opened=_opened_with(state, seat, melds),
+        options=state.options,
+        extra=v.context_extra(state, seat),
+    )
+    verdict = v.hand_rules().judge_ting(ctx)
+    return tuple(verdict.waits) if verdict.ting_allowed else ()
+
+
+def _opened_with(
+    state: RoundState, seat: int, melds: tuple[Meld, ...]
+) -> tuple[bool, bool, bool, bool]:
+    opened = list(state.opened())
+    opened[seat] = any(m.opens_hand for m in melds)
+    a, b, c, d = opened
+    return (a, b, c, d)
+
+
+def win_context(
+    state: RoundState,
+    seat: int,
+    *,
+    tile: Tile,
+    win_by: WinBy,
+    concealed: tuple[Tile, ...],
+    discarder: int | None = None,
+    treasure_win: bool = False,
+    extra: Mapping[str, Any] | None = None,
+) -> WinContext:
+    """The judge's question for a win by ``seat`` (``concealed`` includes ``tile``)."""
+    v = variant_of(state)
+    me = state.seats[seat]
+    treasure = state.treasure
+    seen = treasure.tile if treasure and me.treasure_seen == treasure.version else None
+    return WinContext(
+        variant=v.wins_key,
+        dealer=state.dealer,
+        winner=seat,
+        concealed=concealed,
+        melds=me.melds,
+        win_tile=tile,
+        win_by=win_by,
+        discarder=discarder,
+        ting=me.ting,
+        treasure=seen,
+        treasure_win=treasure_win,
+        opened=state.opened(),
+        options=state.options,
+        extra={**v.context_extra(state, seat), **(extra or {})},
+    )
+
+
+# --- claims -------------------------------------------------------------------------------------
+
+
+def _claim_offers(state: RoundState, seat: int, phase: ClaimPhase) -> list[Action]:
+    v = variant_of(state)
+    if phase.kind == "rob_kong":
+        return rob_offers(state, seat, phase.discarder, phase.tile, phase.pending)
+    return claim_offers(state, seat, phase.discarder, phase.tile, v)
+
+
+def claim_offers(
+    state: RoundState, seat: int, discarder: int, tile: Tile, v: Variant
+) -> list[Action]:
+    """What ``seat`` may claim on ``discarder``'s ``tile`` (spec README, item 5); empty: not asked.
+    A ``Pass`` is appended whenever anything is offered."""
+    me = state.seats[seat]
+    counts = me.counts()
+    offers: list[Action] = []
+    if _can_win_on(state, seat, tile, discarder, "discard", counts):
+        offers.append(DeclareWin(seat=seat))
+    if not me.ting and counts[tile] >= 2:
+        meld = Meld("pong", (tile,) * 3, from_seat=discarder)
+        if v.meld_allowed(state, seat, (*me.melds, meld), len(me.concealed) - 2):
+            offers.append(Pong(seat=seat))
+    if counts[tile] == 3 and state.wall_left > 0:
+        meld = Meld("kong", (tile,) * 4, from_seat=discarder)
+        rest = me.without(tile, tile, tile)
+        locked_ok = not me.ting or (
+            v.kong_after_ting and keeps_waits(state, seat, rest, (*me.melds, meld))
+        )
+        if locked_ok and v.meld_allowed(state, seat, (*me.melds, meld), len(rest)):
+            offers.append(ExposedKong(seat=seat))
+    if v.has_chow and not me.ting and seat == (discarder + 1) % SEATS:
+        offers += _chows(state, seat, tile, counts, v)
+    offers += v.extra_claim_actions(state, seat, discarder, tile)
+    if offers:
+        offers.append(Pass(seat=seat))
+    return offers
+
+
+def _chows(state: RoundState, seat: int, tile: Tile, counts: list[int], v: Variant) -> list[Action]:
+    """吃 from the previous seat: suited tiles only, the claimed tile at any place in the run."""
+    if tile >= 27:
+        return []
+    me = state.seats[seat]
+    rank = tile % 9
+    out: list[Action] = []
+    for low in (rank - 2, rank - 1, rank):
+        if low < 0 or low + 2 > 8:
+            continue
+        run = tuple(tile - rank + low + i for i in range(3))
+        others = [t for t in run if t != tile]
+        if all(counts[t] for t in others):
+            meld = Meld("chow", (run[0], run[1], run[2]), from_seat=(seat - 1) % SEATS)
+            if v.meld_allowed(state, seat, (*me.melds, meld), len(me.concealed) - 2):
+                out.append(Chow(seat=seat, tiles=(run[0], run[1], run[2])))
+    return out
+
+
+def _can_win_on(
+    state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy, counts: list[int]
+) -> bool:
+    counts[tile] += 1
+    complete = is_complete(counts)
+    counts[tile] -= 1
+    if not complete:
+        return False
+    v = variant_of(state)
+    if not v.may_win_on_discard(state, seat, tile):
+        return False
+    ctx = win_context(
+        state,
+        seat,
+        tile=tile,
+        win_by=win_by,
+        concealed=with_tile(state.seats[seat].concealed, tile),
+        discarder=discarder,
+    )
+    return v.hand_rules().judge_win(ctx).legal
+
+
+def rob_offers(
+    state: RoundState, seat: int, konger: int, tile: Tile, pending: Action | None
+) -> list[Action]:
+    """抢杠: only a win on the added tile (and what the variant adds, e.g. Changchun 抢叉)."""
+    v = variant_of(state)
+    offers: list[Action] = []
+    if _can_win_on(state, seat, tile, konger, "rob_kong", state.seats[seat].counts()):
+        offers.append(DeclareWin(seat=seat))
+    offers += v.extra_rob_actions(state, seat, konger, tile, pending)
+    if offers:
+        offers.append(Pass(seat=seat))
+    return offers
+
+
+def open_claims(
+    state: RoundState,
+    *,
+    kind: str,
+    discarder: int,
+    tile: Tile,
+    pending: Action | None,
+    out: list[Event],
+) -> RoundState | None:
+    """Open a claim (or rob-kong) window; ``None`` when no seat has anything to claim."""
+    asked = []
+    for step in (1, 2, 3):
+        seat = (discarder + step) % SEATS
+        if kind == "rob_kong":
+            offers = rob_offers(state, seat, discarder, tile, pending)
+        else:
+            offers = claim_offers(state, seat, discarder, tile, variant_of(state))
+        if offers:
+            asked.append(seat)
+    if not asked:
+        return None
+    phase = ClaimPhase(
+        kind="rob_kong" if kind == "rob_kong" else "claims",
+        discarder=discarder,
+        tile=tile,
+        asked=tuple(asked),
+        pending=pending,
+    )
+    out.append(
+        ClaimWindowOpened(
+            discarder=discarder, tile=tile, asked=tuple(asked), rob_kong=kind == "rob_kong"
+        )
+    )
+    return replace(state, phase=phase)
+
+
+def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
+    phase = state.phase
+    assert isinstance(phase, ClaimPhase)
+    answers = list(phase.answers)
+    answers[action.seat] = action
+    out.append(ClaimAnswered(seat=action.seat, answer=action.kind))
+    phase = replace(phase, answers=tuple(answers))
+    state = replace(state, phase=phase)
+    if any(answers[s] is None for s in phase.asked):
+        return state
+    return _resolve_claims(state, phase, out)
+
+
+def _resolve_claims(state: RoundState, phase: ClaimPhase, out: list[Event]) -> RoundState:
+    """Highest priority wins, then the seat nearest after the discarder; one winner only
+    (spec README, item 5: 截胡 / 一炮不多响)."""
+    v = variant_of(state)
+    claims = [a for a in phase.answers if a is not None and not isinstance(a, Pass)]
+    if not claims:
+        return _close_unclaimed(state, phase, out)
+    best = min(
+        claims,
+        key=lambda a: (v.claim_priority[a.kind], (a.seat - phase.discarder) % SEATS),
+    )
+    if phase.kind == "rob_kong":
+        return _rob_kong(state, phase, best, out)
+    return _take_discard(state, phase, best, out)
+
+
+def _close_unclaimed(state: RoundState, phase: ClaimPhase, out: list[Event]) -> RoundState:
+    if phase.kind == "rob_kong":
+        assert phase.pending is not None
+        return complete_pending_kong(state, phase.pending, out)
+    return start_turn(state, (phase.discarder + 1) % SEATS, out)
+
+
+def _mark_last_discard_claimed(state: RoundState, discarder: int) -> RoundState:
+    rows = state.seats[discarder].discards
+    last = replace(rows[-1], claimed=True)
+    return state.with_seat(discarder, discards=(*rows[:-1], last))
+
+
+def _take_discard(
+    state: RoundState, phase: ClaimPhase, claim: Action, out: list[Event]
+) -> RoundState:
+    tile, seat = phase.tile, claim.seat
+    state = _mark_last_discard_claimed(state, phase.discarder)
+    if isinstance(claim, DeclareWin):
+        return win(state, seat, tile=tile, win_by="discard", discarder=phase.discarder, out=out)
+    me = state.seats[seat]
+    if isinstance(claim, Pong):
+        meld = Meld("pong", (tile,) * 3, from_seat=phase.discarder)
+        state = lay_meld(state, seat, meld, me.without(tile, tile), claim, out)
+        return replace(state, phase=TurnPhase(seat=seat, drawn=True, source="claim"))
+    if isinstance(claim, ExposedKong):
+        meld = Meld("kong", (tile,) * 4, from_seat=phase.discarder)
+        state = lay_meld(state, seat, meld, me.without(tile, tile, tile), claim, out)
+        state = pay_kong(state, seat, meld)
+        return draw_replacement(state, seat, out)
+    if isinstance(claim, Chow):
+        meld = Meld("chow", claim.tiles, from_seat=phase.discarder)
+        rest = me.without(*(t for t in claim.tiles if t != tile))
+        state = lay_meld(state, seat, meld, rest, claim, out)
+        return replace(state, phase=TurnPhase(seat=seat, drawn=True, source="claim"))
+    return variant_of(state).take_discard(state, phase, claim, out)
+
+
+def lay_meld(
+    state: RoundState,
+    seat: int,
+    meld: Meld,
+    concealed: tuple[Tile, ...],
+    action: Action,
+    out: list[Event],
+    *,
+    replace_index: int | None = None,
+) -> RoundState:
+    """Put ``meld`` down for ``seat`` (replacing meld ``replace_index`` for an added kong)."""
+    me = state.seats[seat]
+    melds = list(me.melds)
+    if replace_index is None:
+        melds.append(meld)
+    else:
+        melds[replace_index] = meld
+    state = state.with_seat(
+        seat,
+        concealed=concealed,
+        melds=tuple(melds),
+        drawn=me.drawn if me.drawn in concealed else None,
+        opened=me.opened or meld.opens_hand,
+    )
+    out.append(Melded(seat=seat, meld=meld, action=action.kind))
+    return variant_of(state).after_tiles_shown(state, out)
+
+
+def _rob_kong(state: RoundState, phase: ClaimPhase, claim: Action, out: list[Event]) -> RoundState:
+    """The added tile is taken: the add is cancelled and does not count (changchun.md)."""
+    konger, tile = phase.discarder, phase.tile
+    state = state.with_seat(konger, concealed=state.seats[konger].without(tile), drawn=None)
+    out.append(KongRobbed(robber=claim.seat, konger=konger, tile=tile, by=claim.kind))
+    if isinstance(claim, DeclareWin):
+        return win(state, claim.seat, tile=tile, win_by="rob_kong", discarder=konger, out=out)
+    if isinstance(claim, Pong):
+        me = state.seats[claim.seat]
+        meld = Meld("pong", (tile,) * 3, from_seat=konger)
+        state = lay_meld(state, claim.seat, meld, me.without(tile, tile), claim, out)
+        return replace(state, phase=TurnPhase(seat=claim.seat, drawn=True, source="claim"))
+    raise ClaimNotAllowed(f"{claim.kind} cannot rob a kong")
+
+
+# --- turns, draws and kongs ---------------------------------------------------------------------
+
+
+def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
+    """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw."""
+    state = replace(state, phase=TurnPhase(seat=seat, drawn=False, source="predraw"))
+    out.append(TurnStarted(seat=seat))
+    v = variant_of(state)
+    state = v.on_turn_start(state, seat, out)
+    if not isinstance(state.phase, TurnPhase) or v.predraw_actions(state, seat):
+        return state
+    return draw_live(state, seat, out)
+
+
+def draw_live(state: RoundState, seat: int, out: list[Event]) -> RoundState:
+    """摸牌 from the live end; when the next draw would enter the reserve, the wall's end."""
+    if state.live_left <= 0:
+        return variant_of(state).end_of_wall(state, out)
+    position = state.live
+    state = replace(state, live=position + 1)
+    return _give_drawn(state, seat, position, "draw", out)
+
+
+def draw_replacement(state: RoundState, seat: int, out: list[Event]) -> RoundState:
+    """杠后补牌 from the far end (牌尾); counts one more kong for the reserve."""
+    v = variant_of(state)
+    kongs = state.kongs + 1
+    state = replace(state, kongs=kongs, reserve_stacks=v.reserve_stacks(kongs))
+    if state.wall_left <= 0:
+        return end_drawn(state, out)
+    position = v.far_position(state)
+    state = replace(state, far=state.far + 1)
+    return _give_drawn(state, seat, position, "kong_draw", out)
+
+
+def _give_drawn(
+    state: RoundState, seat: int, position: int, source: TurnSource, out: list[Event]
+) -> RoundState:
+    tile = state.wall[position]
+    me = state.seats[seat]
+    state = state.with_seat(seat, concealed=with_tile(me.concealed, tile), drawn=tile)
+    state = replace(state, phase=TurnPhase(seat=seat, drawn=True, source=source))
+    out.append(Drew(seat=seat, tile=tile, replacement=source == "kong_draw"))
+    return variant_of(state).after_draw(state, seat, position, out)
+
+
+def pay_kong(state: RoundState, seat: int, meld: Meld, *, before: Meld | None = None) -> RoundState:
+    """杠分: the variant's kong payments, settled apart from the win (also in a drawn round).
+    For an add to a special kong (``before`` is the meld before the add) only the difference
+    is paid: the hand rules value a special kong with all its adds."""
+    rules_ = variant_of(state).hand_rules()
+    new = rules_.kong_transfers(konger=seat, meld=meld, options=state.options)
+    if before is not None:
+        old = {
+            t.payer: t.amount
+            for t in rules_.kong_transfers(konger=seat, meld=before, options=state.options)
+        }
+        new = tuple(
+            Transfer(t.payer, t.payee, t.amount - old.get(t.payer, 0))
+            for t in new
+            if t.amount > old.get(t.payer, 0)
+        )
+    return replace(state, kong_transfers=state.kong_transfers + tuple(new))
+
+
+def _concealed_kong(state: RoundState, action: ConcealedKong, out: list[Event]) -> RoundState:
+    seat, tile = action.seat, action.tile
+    me = state.seats[seat]
+    meld = Meld("kong", (tile,) * 4, concealed=True)
+    state = lay_meld(state, seat, meld, me.without(tile, tile, tile, tile), action, out)
+    state = pay_kong(state, seat, meld)
+    return draw_replacement(state, seat, out)
+
+
+def _added_kong(state: RoundState, action: AddedKong, out: list[Event]) -> RoundState:
+    """补杠: others may rob the added tile with a win first (spec README, item 6)."""
+    if variant_of(state).rob_added_kong:
+        window = open_claims(
+            state, kind="rob_kong", discarder=action.seat, tile=action.tile, pending=action, out=out
+        )
+        if window is not None:
+            return window
+    return complete_pending_kong(state, action, out)
+
+
+def complete_pending_kong(state: RoundState, action: Action, out: list[Event]) -> RoundState:
+    """Finish an add that nobody robbed (an :class:`AddedKong` or a variant's add)."""
+    if not isinstance(action, AddedKong):
+        return variant_of(state).complete_add(state, action, out)
+    seat, tile = action.seat, action.tile
+    me = state.seats[seat]
+    index = next(i for i, m in enumerate(me.melds) if m.kind == "pong" and m.tiles[0] == tile)
+    old = me.melds[index]
+    meld = Meld("kong", (tile,) * 4, from_seat=old.from_seat, added=True)
+    state = lay_meld(state, seat, meld, me.without(tile), action, out, replace_index=index)
+    state = pay_kong(state, seat, meld)
+    return draw_replacement(state, seat, out)
+
+
+def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState:
+    seat, tile = action.seat, action.tile
+    v = variant_of(state)
+    me = state.seats[seat]
+    rest = me.without(tile)
+    face_down = action.ting and v.ting_discard_face_down
+    changes: dict[str, Any] = {
+        "concealed": rest,
+        "drawn": None,
+        "first_turn": False,
+        "discards": (*me.discards, DiscardRecord(tile, face_down=face_down, ting=action.ting)),
+    }
+    if action.ting:
+        changes["ting"] = True
+        changes["waits"] = ting_waits(state, seat, rest, me.melds)
+        if state.first_ting is None:
+            state = replace(state, first_ting=seat)
+    state = state.with_seat(seat, **changes)
+    out.append(Discarded(seat=seat, tile=tile, ting=action.ting, face_down=face_down))
+    state = v.after_tiles_shown(state, out)
+    if isinstance(state.phase, EndedPhase):
+        return state
+    if not face_down:
+        window = open_claims(state, kind="claims", discarder=seat, tile=tile, pending=None, out=out)
+        if window is not None:
+            return window
+    return start_turn(state, (seat + 1) % SEATS, out)
+
+
+def roll_dice(
+    state: RoundState, purpose: str, out: list[Event]
+) -> tuple[RoundState, tuple[int, int]]:
+    """Two dice from the round's DRBG stream (the state keeps the counter)."""
+    drbg = Drbg(state.seed, state.drbg_counter)
+    d1, d2 = drbg.dice(2)
+    out.append(DiceRolled(purpose=purpose, dice=(d1, d2)))
+    return replace(state, drbg_counter=drbg.counter), (d1, d2)
+
+
+# --- the end ------------------------------------------------------------------------------------
+
+
+def win(
+    state: RoundState,
+    seat: int,
+    *,
+    tile: Tile,
+    win_by: WinBy,
+    discarder: int | None,
+    out: list[Event],
+    ctx: WinContext | None = None,
+) -> RoundState:
+    """A win ends the round: ask the hand rules for the verdict, add the kong payments, cap the
+    whole round (changchun.md, *Cap*), move the dealer."""
+    v = variant_of(state)
+    if ctx is None:
+        concealed = with_tile(state.seats[seat].concealed, tile)
+        ctx = win_context(
+            state, seat, tile=tile, win_by=win_by, concealed=concealed, discarder=discarder
+        )
+    verdict = v.hand_rules().judge_win(ctx)
+    if not verdict.legal:
+        raise IllegalAction(f"not a legal win: {verdict.reason}", rule=verdict.reason or "no_win")
+    if ctx.win_by in ("discard", "rob_kong"):
+        # The claimed tile joins the winner's hand; a self-drawn one is already there, and a
+        # 对宝 wins with the treasure indicator still in the wall (no tile moves).
+        state = state.with_seat(seat, concealed=tuple(sorted(ctx.concealed)))
+    return _finish(
+        state,
+        winner=seat,
+        win_by=ctx.win_by,
+        discarder=discarder,
+        tile=tile,
+        verdict=verdict,
+        out=out,
+    )
+
+
+def end_drawn(state: RoundState, out: list[Event]) -> RoundState:
+    """荒庄 / 流局: nobody wins; kong payments stand where the variant says so."""
+    return _finish(
+        state, winner=None, win_by=None, discarder=None, tile=None, verdict=None, out=out
+    )
+
+
+def _finish(
+    state: RoundState,
+    *,
+    winner: int | None,
+    win_by: str | None,
+    discarder: int | None,
+    tile: Tile | None,
+    verdict: Any,
+    out: list[Event],
+) -> RoundState:
+    v = variant_of(state)
+    win_transfers: tuple[Transfer, ...] = tuple(verdict.transfers) if verdict else ()
+    kong_transfers = v.settled_kong_transfers(state, winner)
+    transfers = cap_transfers(win_transfers + kong_transfers, state.options.get("cap"))
+    result = RoundResult(
+        winner=winner,
+        win_by=win_by,
+        discarder=discarder,
+        win_tile=tile,
+        verdict=verdict,
+        win_transfers=win_transfers,
+        kong_transfers=kong_transfers,
+        transfers=tuple(transfers),
+        nets=nets(transfers),
+        next_dealer=v.next_dealer(state, winner),
+    )
+    state = replace(state, phase=EndedPhase(), result=result)
+    out.append(
+        RoundEnded(
+            winner=winner,
+            win_by=win_by,
+            discarder=discarder,
+            tile=tile,
+            fan=dict(verdict.fan) if verdict else {},
+            total=verdict.total if verdict else 0,
+            nets=result.nets,
+            transfers=result.transfers,
+            next_dealer=result.next_dealer,
+            hands=tuple(s.concealed for s in state.seats),
+            wall=state.wall,
+            salt=state.salt,
+            commitment=state.commitment,
+            treasure=state.treasure.tile if state.treasure else None,
+        )
+    )
+    return state
+
+
+# --- apply --------------------------------------------------------------------------------------
+
+
+def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
+    """Apply one legal ``action``: ``(next_state, events)``. The input state is never changed.
+
+    Raises a specific :class:`~rules.errors.IllegalAction` for anything not in
+    :func:`legal_actions` (``NotYourTurn``, ``TileNotHeld``, ``HandLocked``, ``ClaimNotAllowed``,
+    ``RoundOver``)."""
+    if isinstance(state.phase, EndedPhase):
+        raise RoundOver("the round is over")
+    if action not in legal_actions(state, action.seat):
+        raise _why_illegal(state, action)
+    out: list[Event] = []
+    state = _dispatch(state, action, out)
+    state = _run_automatic(state, out)
+    return replace(state, version=state.version + 1), out
+
+
+def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState:
+    phase = state.phase
+    if isinstance(phase, ClaimPhase):
+        return _answer(state, action, out)
+    assert isinstance(phase, TurnPhase)
+    seat = action.seat
+    if isinstance(action, SelfDrawWin):
+        ctx = variant_of(state).self_draw_context(state, seat)
+        assert ctx is not None
+        return win(
+            state, seat, tile=ctx.win_tile, win_by=ctx.win_by, discarder=None, out=out, ctx=ctx
+        )
+    if isinstance(action, Pass):
+        return draw_live(state, seat, out)
+    if isinstance(action, Discard):
+        return _discard(state, action, out)
+    if isinstance(action, ConcealedKong):
+        return _concealed_kong(state, action, out)
+    if isinstance(action, AddedKong):
+        return _added_kong(state, action, out)
+    return variant_of(state).apply_action(state, action, out)
+
+
+def _run_automatic(state: RoundState, out: list[Event]) -> RoundState:
+    """Actions the variant takes for a player (Li-Si's automatic win, Harbin's end-of-wall
+    discards); none in Changchun."""
+    v = variant_of(state)
+    for _ in range(64):
+        if isinstance(state.phase, EndedPhase):
+            return state
+        action = v.automatic_action(state)
+        if action is None:
+            return state
+        state = _dispatch(state, action, out)
+    return state
+
+
+def _why_illegal(state: RoundState, action: Action) -> IllegalAction:
+    """The most specific reason an action is not offered."""
+    phase = state.phase
+    seat = action.seat
+    me = state.seats[seat] if 0 <= seat < SEATS else None
+    if me is None:
+        return NotYourTurn(f"there is no seat {seat}")
+    if isinstance(phase, ClaimPhase):
+        if seat not in phase.asked or phase.answers[seat] is not None:
+            return NotYourTurn(f"seat {seat} has no claim to answer")
+        if me.ting and isinstance(action, Pong | Chow):
+            return HandLocked("after ting the hand is locked: no chow or pong")
+        return ClaimNotAllowed(f"{action.kind} is not a legal claim on this tile")
+    if isinstance(phase, TurnPhase) and phase.seat != seat:
+        return NotYourTurn(f"it is seat {phase.seat}'s turn")
+    tile = getattr(action, "tile", None)
+    if isinstance(tile, int) and tile not in me.concealed:
+        return TileNotHeld(f"seat {seat} does not hold that tile")
+    if me.ting and isinstance(action, Discard):
+        return HandLocked("after ting the drawn tile must be discarded")
+    if isinstance(action, DeclareWin | Pong | Chow | ExposedKong):
+        return ClaimNotAllowed("there is no discard to claim")
+    return IllegalAction(f"{action.kind} is not allowed now", rule="not_offered")

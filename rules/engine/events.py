@@ -1,0 +1,198 @@
+"""What happened, as the engine tells it (one list per ``apply``). Each event is a frozen dataclass
+with a ``kind`` and a ``to_json()``; :func:`rules.views.event_for` decides what each seat (or a
+spectator) may see of it (spec ``README.md``, *The round*, item 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from rules.hand import Meld, Transfer
+from rules.tiles import Tile, tile_name
+
+_TILE_FIELDS = frozenset({"tile", "tiles", "wall", "hands", "dealt", "waits"})
+
+
+def meld_json(meld: Meld) -> dict[str, Any]:
+    """A meld as in the judge's case format (``judge.md``), plus ``added``."""
+    out: dict[str, Any] = {
+        "type": meld.kind,
+        "tiles": [tile_name(t) for t in meld.tiles],
+        "concealed": meld.concealed,
+        "from": meld.from_seat,
+        "added": meld.added,
+    }
+    if meld.name is not None:
+        out["name"] = meld.name
+    return out
+
+
+def encode(name: str, value: Any) -> Any:
+    """JSON for a field: tiles (by field name) as mpsz names, melds and transfers as objects."""
+    if isinstance(value, Meld):
+        return meld_json(value)
+    if isinstance(value, Transfer):
+        return {"payer": value.payer, "payee": value.payee, "amount": value.amount}
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, tuple | list):
+        return [encode(name, v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): encode(str(k), v) for k, v in value.items()}
+    if name in _TILE_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        return tile_name(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            out[f.name] = encode(f.name, getattr(self, f.name))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """The deal begins: dealer, winds, dice, break point and the fairness commitment (public)."""
+
+    variant: str
+    dealer: int
+    round_wind: int
+    dice: tuple[int, int]
+    break_seat: int
+    break_stack: int
+    commitment: str
+    wall_size: int
+    kind: ClassVar[str] = "round_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """A seat's starting tiles, in deal order (seen by that seat only)."""
+
+    seat: int
+    tiles: tuple[Tile, ...]
+    kind: ClassVar[str] = "dealt"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+    kind: ClassVar[str] = "turn_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """A draw (摸牌); ``replacement``: from the far end after a kong. Only the drawer sees it."""
+
+    seat: int
+    tile: Tile
+    replacement: bool = False
+    kind: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    """打牌. ``ting``: it declared ting; ``face_down``: hidden from the others (Li-Si)."""
+
+    seat: int
+    tile: Tile
+    ting: bool = False
+    face_down: bool = False
+    kind: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimWindowOpened(Event):
+    """Seats in ``asked`` must answer; only each asked seat is told it is asked."""
+
+    discarder: int
+    tile: Tile
+    asked: tuple[int, ...]
+    rob_kong: bool = False
+    kind: ClassVar[str] = "claim_window"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimAnswered(Event):
+    """A seat's answer in a window (told to that seat only until the window resolves)."""
+
+    seat: int
+    answer: str
+    kind: ClassVar[str] = "claim_answered"
+
+
+@dataclass(frozen=True, slots=True)
+class Melded(Event):
+    """A chow, pong or kong laid down (a concealed kong's tiles are the owner's until the end)."""
+
+    seat: int
+    meld: Meld
+    action: str
+    kind: ClassVar[str] = "meld"
+
+
+@dataclass(frozen=True, slots=True)
+class KongRobbed(Event):
+    """抢杠: ``robber`` took the tile ``konger`` added (by a win, or Changchun's 抢叉 pong)."""
+
+    robber: int
+    konger: int
+    tile: Tile
+    by: str
+    kind: ClassVar[str] = "kong_robbed"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled(Event):
+    purpose: str
+    dice: tuple[int, ...]
+    kind: ClassVar[str] = "dice"
+
+
+@dataclass(frozen=True, slots=True)
+class TreasurePlaced(Event):
+    """A treasure indicator (宝牌) is chosen in the wall, face down: the position is public, the
+    tile is not part of this event (see :class:`TreasureSeen`). ``change``: a 换宝."""
+
+    position: int
+    stacks_from_far: int
+    version: int
+    change: bool = False
+    kind: ClassVar[str] = "treasure_placed"
+
+
+@dataclass(frozen=True, slots=True)
+class TreasureSeen(Event):
+    """A seat entitled to the treasure looks at it (that seat only)."""
+
+    seat: int
+    tile: Tile
+    version: int
+    kind: ClassVar[str] = "treasure_seen"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """The result, with every hand, the wall and the salt revealed (public)."""
+
+    winner: int | None
+    win_by: str | None
+    discarder: int | None
+    tile: Tile | None
+    fan: dict[str, int]
+    total: int
+    nets: tuple[int, int, int, int]
+    transfers: tuple[Transfer, ...]
+    next_dealer: int
+    hands: tuple[tuple[Tile, ...], ...]
+    wall: tuple[Tile, ...]
+    salt: bytes
+    commitment: str
+    treasure: Tile | None
+    kind: ClassVar[str] = "round_ended"

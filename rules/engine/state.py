@@ -1,0 +1,198 @@
+"""The round's state: frozen dataclasses holding tuples (spec ``README.md``, *The round*).
+
+``apply`` (:mod:`rules.engine.core`) never changes a state; it builds the next one with
+:func:`dataclasses.replace`. A state carries everything needed to continue the round, including the
+DRBG counter (not the generator object), so a round is a pure function of its seed and its actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from rules.hand import Meld, Transfer, WinVerdict
+from rules.tiles import Tile
+from rules.wall import BreakPoint, live_limit
+
+Seat = int
+TurnSource = Literal["deal", "draw", "kong_draw", "claim", "predraw"]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardRecord:
+    """One tile in a seat's discard row (牌河). ``claimed``: taken by a chow, pong, kong or win;
+    ``face_down``: Li-Si's ting discard, hidden from the others until the round ends; ``ting``:
+    the discard that declared ting (报听)."""
+
+    tile: Tile
+    claimed: bool = False
+    face_down: bool = False
+    ting: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One player's side of the table.
+
+    ``concealed`` is every concealed tile, sorted, **including** the tile just drawn; ``drawn``
+    names that tile (a copy of it is in ``concealed``) so the UI can show it apart and a locked
+    (ting) hand knows which tile it must discard. ``dealt`` is the seat's starting tiles in deal
+    order (Changchun special kongs are checked against them; Li-Si's 立牌 are ``dealt[:4]``).
+    ``marks`` holds variant flags (e.g. ``"chen"`` for Siping 抻, ``"passed_win"`` for Li-Si 过胡).
+    """
+
+    concealed: tuple[Tile, ...]
+    dealt: tuple[Tile, ...] = ()
+    drawn: Tile | None = None
+    melds: tuple[Meld, ...] = ()
+    discards: tuple[DiscardRecord, ...] = ()
+    ting: bool = False
+    waits: tuple[Tile, ...] = ()
+    opened: bool = False
+    first_turn: bool = True
+    treasure_seen: int = 0
+    """The version of the treasure this seat has seen (0: none yet)."""
+    marks: frozenset[str] = frozenset()
+
+    def counts(self) -> list[int]:
+        """Concealed tile counts, a list of 34 (flowers never stay in a hand)."""
+        counts = [0] * 34
+        for tile in self.concealed:
+            counts[tile] += 1
+        return counts
+
+    def without(self, *tiles: Tile) -> tuple[Tile, ...]:
+        """``concealed`` with one copy of each of ``tiles`` removed (they must be held)."""
+        rest = list(self.concealed)
+        for tile in tiles:
+            rest.remove(tile)
+        return tuple(rest)
+
+
+def with_tile(concealed: Iterable[Tile], tile: Tile) -> tuple[Tile, ...]:
+    """A sorted hand with ``tile`` added."""
+    return tuple(sorted([*concealed, tile]))
+
+
+@dataclass(frozen=True, slots=True)
+class Treasure:
+    """A treasure (宝牌) in force: its ``tile`` kind and the wall ``position`` of its indicator,
+    which stays in the wall face down. ``version`` counts changes (换宝); ``history`` keeps the
+    earlier (tile, position) pairs for the record."""
+
+    tile: Tile
+    position: int
+    version: int = 1
+    history: tuple[tuple[Tile, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPhase:
+    """A seat's turn. ``drawn`` is true when the seat holds 3n+2 tiles and must discard (or win,
+    or kong); false before the draw, while a pre-draw choice is open (Changchun 对宝, Siping 抻)."""
+
+    seat: Seat
+    drawn: bool
+    source: TurnSource
+    kind: Literal["turn"] = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimPhase:
+    """A claim window on ``tile``: after a discard (``kind="claims"``) or on an added kong that can
+    be robbed (``kind="rob_kong"``, 抢杠; ``pending`` is the add that completes if nobody robs).
+    ``asked`` are the seats with some legal claim; ``answers`` holds each seat's answer (None
+    while pending)."""
+
+    kind: Literal["claims", "rob_kong"]
+    discarder: Seat
+    tile: Tile
+    asked: tuple[Seat, ...]
+    answers: tuple[Any, ...] = (None, None, None, None)
+    pending: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndedPhase:
+    kind: Literal["ended"] = "ended"
+
+
+Phase = TurnPhase | ClaimPhase | EndedPhase
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How the round ended and what it pays (spec README, item 7).
+
+    ``win_transfers`` and ``kong_transfers`` are uncapped; ``transfers`` is the whole round after
+    the cap and ``nets`` its per-seat sums (zero-sum)."""
+
+    winner: Seat | None
+    win_by: str | None
+    discarder: Seat | None
+    win_tile: Tile | None
+    verdict: WinVerdict | None
+    win_transfers: tuple[Transfer, ...]
+    kong_transfers: tuple[Transfer, ...]
+    transfers: tuple[Transfer, ...]
+    nets: tuple[int, int, int, int]
+    next_dealer: Seat
+
+    @property
+    def drawn_round(self) -> bool:
+        """荒庄 / 流局: nobody won."""
+        return self.winner is None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """Everything about one round (局). ``version`` counts applied actions, for persistence."""
+
+    variant: str
+    options: Mapping[str, Any]
+    seed: bytes
+    drbg_counter: int
+    dealer: Seat
+    round_wind: Tile
+    wall: tuple[Tile, ...]
+    live: int
+    far: int
+    dice: tuple[int, int]
+    break_point: BreakPoint
+    salt: bytes
+    commitment: str
+    seats: tuple[SeatState, ...]
+    phase: Phase
+    reserve_stacks: int = 7
+    kongs: int = 0
+    treasure: Treasure | None = None
+    first_ting: Seat | None = None
+    kong_transfers: tuple[Transfer, ...] = ()
+    result: RoundResult | None = None
+    version: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def wall_left(self) -> int:
+        """Tiles still in the wall (reserve included)."""
+        return len(self.wall) - self.far - self.live
+
+    @property
+    def live_left(self) -> int:
+        """Tiles the live end may still draw before the reserve (荒庄 when none)."""
+        return max(0, live_limit(len(self.wall), self.far, self.reserve_stacks) - self.live)
+
+    def seat_wind(self, seat: Seat) -> Tile:
+        """门风: the dealer is East, the next seat South, …"""
+        return 27 + (seat - self.dealer) % 4
+
+    def opened(self) -> tuple[bool, bool, bool, bool]:
+        a, b, c, d = (s.opened for s in self.seats)
+        return (a, b, c, d)
+
+    def with_seat(self, seat: Seat, **changes: Any) -> RoundState:
+        """A copy with ``seats[seat]`` replaced by a copy with ``changes``."""
+        seats = list(self.seats)
+        seats[seat] = replace(seats[seat], **changes)
+        return replace(self, seats=tuple(seats))

@@ -1,0 +1,175 @@
+"""``python -m rules simulate``: whole rounds played by random bots through the live engine,
+with the round invariants checked after each one (spec ``judge.md``, *Simulation*).
+
+Bots always take a legal win and otherwise choose uniformly among their legal actions (claims
+and ting declarations included), with a :class:`random.Random` seeded from the seed string; the
+walls come from the engine's DRBG keyed by ``sha256(f"{seed}/round/{i}")``; the first dealer from
+``sha256(f"{seed}/dealer")``. After every round: every tile is accounted for (hands, melds,
+discards and wall make the full set), payments sum to zero, no net exceeds the cap, and replaying
+the recorded actions from the seed reproduces the identical final state. Same seed, same result.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rules.engine import (
+    Action,
+    DeclareWin,
+    RoundState,
+    SelfDrawWin,
+    apply,
+    legal_actions,
+    new_round,
+)
+from rules.engine.state import ClaimPhase, EndedPhase, TurnPhase
+from rules.tiles import count_tiles, full_set
+from rules.variants import get_variant
+from rules.wall import Drbg, seed_from_text
+
+Bot = Callable[[list[Action]], Action]
+
+
+@dataclass
+class SimulationReport:
+    variant: str
+    rounds: int = 0
+    wins: int = 0
+    draws: int = 0
+    invariants: str = "ok"
+    seconds: float = 0.0
+    actions: int = 0
+    win_kinds: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, object]:
+        rate = self.rounds / self.seconds if self.seconds > 0 else 0.0
+        return {
+            "variant": self.variant,
+            "rounds": self.rounds,
+            "wins": self.wins,
+            "draws": self.draws,
+            "seconds": round(self.seconds, 3),
+            "rounds_per_s": round(rate, 1),
+            "invariants": self.invariants,
+        }
+
+
+def random_bot(rng: random.Random) -> Bot:
+    """A bot that always takes a legal win, otherwise any legal action uniformly."""
+
+    def choose(actions: list[Action]) -> Action:
+        for action in actions:
+            if isinstance(action, SelfDrawWin | DeclareWin):
+                return action
+        return actions[rng.randrange(len(actions))]
+
+    return choose
+
+
+def seats_to_act(state: RoundState) -> list[int]:
+    """Seats that must act now, in a fixed order (claim windows: each asked seat in turn)."""
+    phase = state.phase
+    if isinstance(phase, TurnPhase):
+        return [phase.seat]
+    if isinstance(phase, ClaimPhase):
+        return [s for s in phase.asked if phase.answers[s] is None]
+    return []
+
+
+def play_round(
+    variant: str, *, seed: bytes, dealer: int, bot: Bot
+) -> tuple[RoundState, list[Action]]:
+    """Play one round to its end; return the final state and the actions taken."""
+    state, _ = new_round(variant=variant, seed=seed, dealer=dealer)
+    taken: list[Action] = []
+    while not isinstance(state.phase, EndedPhase):
+        seat = seats_to_act(state)[0]
+        action = bot(legal_actions(state, seat))
+        taken.append(action)
+        state, _ = apply(state, action)
+    return state, taken
+
+
+def replay(variant: str, *, seed: bytes, dealer: int, actions: list[Action]) -> RoundState:
+    """The state reached by applying ``actions`` to a fresh round from ``seed``."""
+    state, _ = new_round(variant=variant, seed=seed, dealer=dealer)
+    for action in actions:
+        state, _ = apply(state, action)
+    return state
+
+
+def replay_differs(seed: bytes, dealer: int, actions: list[Action], state: RoundState) -> bool:
+    """Whether replaying ``actions`` from ``seed`` fails to reach exactly ``state``."""
+    return replay(state.variant, seed=seed, dealer=dealer, actions=actions) != state
+
+
+def broken_invariant(state: RoundState) -> str | None:
+    """The first round invariant ``state`` breaks, or None."""
+    if tile_counts(state) != count_tiles(full_set(get_variant(state.variant).tile_kinds)):
+        return "tiles_accounted"
+    result = state.result
+    if result is None:
+        return "round_not_ended"
+    if sum(result.nets) != 0:
+        return "zero_sum"
+    cap = state.options.get("cap")
+    if cap is not None and any(abs(n) > cap for n in result.nets):
+        return "cap"
+    return None
+
+
+def tile_counts(state: RoundState) -> list[int]:
+    """Every tile of the round: concealed, melds, discards left in the rows, and the wall."""
+    tiles = list(state.wall[state.live : len(state.wall) - state.far])
+    for seat in state.seats:
+        tiles += seat.concealed
+        tiles += [t for m in seat.melds for t in m.tiles]
+        tiles += [d.tile for d in seat.discards if not d.claimed]
+    return count_tiles(tiles)
+
+
+def round_seed(seed: str, index: int) -> bytes:
+    return seed_from_text(f"{seed}/round/{index}")
+
+
+def simulate_rounds(
+    variant: str, rounds: int, seed: str, *, check_replay: bool = True
+) -> SimulationReport:
+    """Play ``rounds`` rounds and check the invariants after each; stops at the first break."""
+    rng = random.Random(seed_from_text(f"{seed}/bots"))
+    bot = random_bot(rng)
+    dealer = Drbg(seed_from_text(f"{seed}/dealer")).randbelow(4)
+    report = SimulationReport(variant=variant)
+    start = time.perf_counter()
+    for index in range(rounds):
+        rseed = round_seed(seed, index)
+        state, actions = play_round(variant, seed=rseed, dealer=dealer, bot=bot)
+        report.rounds += 1
+        report.actions += len(actions)
+        broken = broken_invariant(state)
+        if broken is None and check_replay and replay_differs(rseed, dealer, actions, state):
+            broken = "replay"
+        if broken is not None:
+            report.invariants = f"{broken} (round {index})"
+            break
+        assert state.result is not None
+        if state.result.winner is None:
+            report.draws += 1
+        else:
+            report.wins += 1
+            how = state.result.win_by or "?"
+            report.win_kinds[how] = report.win_kinds.get(how, 0) + 1
+        dealer = state.result.next_dealer
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def simulate_main(*, variant: str, rounds: int, seed: str) -> int:
+    """The CLI: the last line is the JSON summary; exit status 1 if an invariant broke."""
+    report = simulate_rounds(variant, rounds, str(seed))
+    print(json.dumps(report.summary()))
+    return 0 if report.invariants == "ok" else 1

@@ -1,0 +1,29 @@
+"""The flow side of each variant (:mod:`rules.variants.base`), by key: ``get_variant("changchun")``.
+
+A variant registers itself in :data:`VARIANTS` below; win conditions and scoring are in
+:mod:`rules.wins`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rules.errors import RulesError
+from rules.variants.base import Variant
+from rules.variants.changchun import Changchun
+
+VARIANTS: dict[str, type[Variant]] = {
+    Changchun.key: Changchun,
+}
+
+
+@cache
+def get_variant(key: str) -> Variant:
+    """The (cached) flow of variant ``key``; raises :class:`RulesError` for an unknown one."""
+    try:
+        return VARIANTS[key]()
+    except KeyError:
+        raise RulesError(f"unknown variant {key!r} (known: {', '.join(VARIANTS)})") from None
+
+
+__all__ = ["VARIANTS", "Variant", "get_variant"]

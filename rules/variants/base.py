@@ -1,0 +1,198 @@
+"""A variant's round flow as data plus hooks (spec ``README.md``, *The round, common to all
+variants*).
+
+The engine core (:mod:`rules.engine.core`) plays the flow every variant shares and asks the
+:class:`Variant` at each point where the regional rules differ. The defaults here are the spec
+README's common round; a variant overrides only what its spec page changes. There is no
+``if variant == …`` in the core: a new regional rule becomes a field or a hook here.
+
+Winning, ting conditions, fan and payments are not flow: they live in :mod:`rules.wins` and are
+reached through :meth:`Variant.hand_rules`, the same code the judge calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from rules.engine.actions import Action
+from rules.engine.events import Event
+from rules.engine.state import ClaimPhase, RoundState, TurnPhase
+from rules.errors import IllegalAction
+from rules.hand import Meld, Transfer, WinContext
+from rules.tiles import ALL_136, Tile
+from rules.wall import WallSetup, deal
+
+if TYPE_CHECKING:
+    from rules.wins.base import HandRules
+
+TingMode = Literal["none", "optional", "required"]
+
+
+class Variant:
+    """The default (spec README) round flow; subclass per variant."""
+
+    key: ClassVar[str] = "base"
+    wins_key: ClassVar[str] = "shape"
+    """The :func:`rules.wins.hand_rules` key asked about wins and ting."""
+    tile_kinds: ClassVar[tuple[Tile, ...]] = ALL_136
+    stacks_per_seat: ClassVar[int] = 17
+    hand_size: ClassVar[int] = 13
+    claim_priority: ClassVar[Mapping[str, int]] = {
+        "declare_win": 0,
+        "exposed_kong": 1,
+        "pong": 2,
+        "chow": 3,
+    }
+    """Action kind → rank (lower wins); equal ranks go to the seat nearest after the discarder."""
+    has_chow: ClassVar[bool] = True
+    ting_mode: ClassVar[TingMode] = "optional"
+    kong_after_ting: ClassVar[bool] = True
+    """A ready player may kong with the drawn tile if the waits stay the same."""
+    rob_added_kong: ClassVar[bool] = True
+    ting_discard_face_down: ClassVar[bool] = False
+    default_reserve_stacks: ClassVar[int] = 7
+
+    # --- data from the hand rules ---------------------------------------------------------------
+
+    def hand_rules(self) -> HandRules:
+        from rules.wins import hand_rules
+
+        return hand_rules(self.wins_key)
+
+    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Room options merged with the variant's defaults (validated by the hand rules)."""
+        return dict(self.hand_rules().validate_options(given))
+
+    def context_extra(self, state: RoundState, seat: int) -> dict[str, Any]:
+        """``extra`` facts for the judge's contexts (e.g. Siping's round and seat winds)."""
+        return {}
+
+    # --- deal and wall --------------------------------------------------------------------------
+
+    def deal(self, setup: WallSetup, dealer: int) -> tuple[tuple[tuple[Tile, ...], ...], int]:
+        """The tiles each seat is dealt (in deal order) and the next live position (spec README,
+        item 3: 4-4-4 then 1 each, the dealer one extra). Siping's 跳牌 overrides this."""
+        hands = deal(setup.wall, dealer, self.hand_size)
+        return hands, sum(len(h) for h in hands)
+
+    def after_deal(self, state: RoundState, out: list[Event]) -> RoundState:
+        """After the deal (Taiwan's 补花, Harbin's treasure at the far end)."""
+        return state
+
+    def reserve_stacks(self, kongs: int) -> int:
+        """Stacks at the far end never drawn from the live end (荒庄), given the kongs made."""
+        return self.default_reserve_stacks
+
+    def far_position(self, state: RoundState) -> int:
+        """The wall position of the next replacement tile (牌尾): ``wall[-1]``, ``wall[-2]``, …
+        (Harbin skips its treasure tile here)."""
+        return len(state.wall) - 1 - state.far
+
+    def end_of_wall(self, state: RoundState, out: list[Event]) -> RoundState:
+        """The next live draw would enter the reserve: by default a drawn round (荒庄)."""
+        from rules.engine.core import end_drawn
+
+        return end_drawn(state, out)
+
+    def next_dealer(self, state: RoundState, winner: int | None) -> int:
+        """Dealer wins or the round is drawn → the dealer stays (连庄); else the next seat deals."""
+        if winner is None or winner == state.dealer:
+            return state.dealer
+        return (state.dealer + 1) % 4
+
+    def settled_kong_transfers(self, state: RoundState, winner: int | None) -> tuple[Transfer, ...]:
+        """Kong payments settled at the end (all of them by default, drawn round included)."""
+        return state.kong_transfers
+
+    # --- turn hooks -----------------------------------------------------------------------------
+
+    def on_turn_start(self, state: RoundState, seat: int, out: list[Event]) -> RoundState:
+        """Before the draw of a normal turn (Changchun: roll and show the treasure)."""
+        return state
+
+    def predraw_actions(self, state: RoundState, seat: int) -> list[Action]:
+        """Choices before the draw (Changchun 对宝, Siping 抻); none: the engine draws at once."""
+        return []
+
+    def after_draw(
+        self, state: RoundState, seat: int, position: int, out: list[Event]
+    ) -> RoundState:
+        """After a tile left the wall at ``position`` (Changchun: 换宝 if it was the indicator)."""
+        return state
+
+    def after_tiles_shown(self, state: RoundState, out: list[Event]) -> RoundState:
+        """After a discard or a meld made tiles visible (换宝 when three treasures are visible)."""
+        return state
+
+    def automatic_action(self, state: RoundState) -> Action | None:
+        """An action the engine takes for a player now (Li-Si's automatic win), or None."""
+        return None
+
+    # --- what is offered ------------------------------------------------------------------------
+
+    def meld_allowed(
+        self, state: RoundState, seat: int, melds: tuple[Meld, ...], concealed_left: int
+    ) -> bool:
+        """Whether a meld leaving ``melds`` and ``concealed_left`` concealed tiles may be offered
+        (Changchun's 手把一 rule, Harbin's four tiles, Li-Si's standing tile)."""
+        return True
+
+    def discard_allowed(self, state: RoundState, seat: int, tile: Tile, *, ting: bool) -> bool:
+        """Whether ``tile`` may be discarded (with a ting declaration if ``ting``)."""
+        return True
+
+    def may_win_on_discard(self, state: RoundState, seat: int, tile: Tile) -> bool:
+        """Flow-side restrictions on a discard win (Siping 抻, Li-Si 过胡)."""
+        return True
+
+    def extra_turn_actions(self, state: RoundState, seat: int) -> list[Action]:
+        """Variant actions on one's turn (Changchun special kongs and adds)."""
+        return []
+
+    def extra_claim_actions(
+        self, state: RoundState, seat: int, discarder: int, tile: Tile
+    ) -> list[Action]:
+        """Variant claims on a discard (Harbin 吃听)."""
+        return []
+
+    def extra_rob_actions(
+        self, state: RoundState, seat: int, konger: int, tile: Tile, pending: Action | None
+    ) -> list[Action]:
+        """Variant claims on an added kong besides the win (Changchun 抢叉)."""
+        return []
+
+    def self_draw_context(self, state: RoundState, seat: int) -> WinContext | None:
+        """The judge's question for a self-drawn win now, or None when there is no drawn tile."""
+        from rules.engine.core import win_context
+
+        me = state.seats[seat]
+        phase = state.phase
+        if me.drawn is None or not isinstance(phase, TurnPhase) or not phase.drawn:
+            return None
+        win_by: Literal["kong_draw", "self_draw"] = (
+            "kong_draw" if phase.source == "kong_draw" else "self_draw"
+        )
+        return win_context(state, seat, tile=me.drawn, win_by=win_by, concealed=me.concealed)
+
+    # --- variant actions ------------------------------------------------------------------------
+
+    def apply_action(self, state: RoundState, action: Action, out: list[Event]) -> RoundState:
+        """Apply a variant action (from :meth:`extra_turn_actions` or :meth:`predraw_actions`)."""
+        raise IllegalAction(f"{action.kind} is not part of {self.key}", rule="not_offered")
+
+    def take_discard(
+        self, state: RoundState, phase: ClaimPhase, claim: Action, out: list[Event]
+    ) -> RoundState:
+        """Resolve a variant claim offered by :meth:`extra_claim_actions` that won the window."""
+        raise IllegalAction(f"{claim.kind} is not part of {self.key}", rule="not_offered")
+
+    def complete_add(self, state: RoundState, action: Action, out: list[Event]) -> RoundState:
+        """Finish a variant add (e.g. to a special kong) that nobody robbed."""
+        raise IllegalAction(f"{action.kind} is not part of {self.key}", rule="not_offered")
+
+
+def set_extra(state: RoundState, **changes: Any) -> RoundState:
+    """A copy with ``state.extra`` updated (variant round data)."""
+    return replace(state, extra={**state.extra, **changes})
