@@ -11,11 +11,17 @@ from functools import cache
 from rules.errors import InvalidCase
 from rules.wins.base import HandRules
 from rules.wins.changchun import ChangchunRules
+from rules.wins.harbin import HarbinRules
 from rules.wins.shape import ShapeRules
+from rules.wins.siping import SipingRules
+from rules.wins.taiyuan_lisi import TaiyuanLisiRules
 
 _RULES: dict[str, type[HandRules]] = {
     "shape": ShapeRules,
     "changchun": ChangchunRules,
+    "harbin": HarbinRules,
+    "siping": SipingRules,
+    "taiyuan_lisi": TaiyuanLisiRules,
 }
 
 VARIANTS: tuple[str, ...] = tuple(_RULES)

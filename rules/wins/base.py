@@ -191,7 +191,8 @@ class WinFacts:
 
     @cached_property
     def winner_opened(self) -> bool:
-        return hand_opened(self.ctx.melds)
+        """开门 of the winner, from the melds (the variant says which melds open)."""
+        return any(self.rules.meld_opens(m) for m in self.ctx.melds)
 
     def opened(self, seat: int) -> bool:
         """Whether ``seat`` has opened; the winner's own flag comes from the melds (judge.md)."""
@@ -350,6 +351,10 @@ class HandRules:
             options=ctx.options,
             extra={k: v for k, v in ctx.extra.items() if k != "duibao"},
         )
+
+    def meld_opens(self, meld: Meld) -> bool:
+        """Whether ``meld`` opens the hand (开门); every meld but a concealed kong by default."""
+        return meld.opens_hand
 
     # --- payments --------------------------------------------------------------------------------
     def kong_value(self, meld: Meld) -> int:

@@ -1,0 +1,194 @@
+"""四平麻将 Siping hand rules (spec ``siping.md``): win conditions, fan, payments, kongs.
+
+报听 is required only for a win that scores ``jia`` or ``piao``, per reading: "a reading that
+needs 报听 is not a legal reading without it", so 111222333m read as three chows still wins
+undeclared as 平胡 (*Play*). ``extra.chen`` (抻) implies a declared ting.
+
+Not built: option ``chen_zfb`` (ting on the third dragon with two of 中发白) is a shape outside
+four sets and a pair; the option is accepted and has no effect yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.errors import InvalidCase
+from rules.hand import Meld, Transfer, WinContext
+from rules.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, PIN, SOU, Tile, parse_tile
+from rules.wins.base import (
+    HandRules,
+    Reading,
+    Scored,
+    WinFacts,
+    has_honour,
+    has_meld_triplet,
+    has_terminal,
+    is_dragon,
+    one_tile_in_hand,
+    suits_in,
+)
+
+SPECIAL_KONG_SIZE: Mapping[str, int] = {"xuanfeng": 4, "xi": 3}
+"""风杠 (option ``fengang``) and 中发白杠 (option ``zfbgang``) as first laid; more tiles are adds."""
+
+
+def wind_option(value: Any, default: Tile, name: str) -> Tile:
+    """``extra.round_wind`` / ``extra.seat_wind``: a wind as ``"1z"``…``"4z"`` or its tile int."""
+    if value is None:
+        return default
+    tile = value
+    if isinstance(value, str):
+        try:
+            tile = parse_tile(value)
+        except ValueError:
+            raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}") from None
+    if not isinstance(tile, int) or isinstance(tile, bool) or not EAST <= tile <= NORTH:
+        raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}")
+    return tile
+
+
+def is_piao(reading: Reading, melds: tuple[Meld, ...]) -> bool:
+    """飘: every set a pong or kong."""
+    return not reading.chows and all(m.kind != "chow" for m in melds)
+
+
+def siguiyi_count(reading: Reading, melds: tuple[Meld, ...]) -> int:
+    """四归一: kinds with all four copies among concealed tiles, pongs and chows, not a kong."""
+    counts = list(reading.counts)
+    for meld in melds:
+        if not meld.is_kong:
+            for t in meld.tiles:
+                counts[t] += 1
+    return sum(1 for t in range(NUM_KINDS) if counts[t] == 4)
+
+
+class SipingRules(HandRules):
+    """Conditions in the order of *Winning conditions*; ``base × 2^F`` per payer."""
+
+    key: ClassVar[str] = "siping"
+    conditions: ClassVar[tuple[str, ...]] = (
+        "not_complete",
+        "not_ting",
+        "chen_self_draw_only",
+        "not_opened",
+        "missing_suit",
+        "no_terminal",
+        "no_triplet",
+        "single_tile_wait",
+        "piao_only",
+    )
+    defaults: ClassVar[Mapping[str, Any]] = {
+        "base": 1,
+        "cap": None,
+        "liting": False,
+        "fengang": False,
+        "zfbgang": False,
+        "chen_zfb": False,
+        "no_baoting": False,
+    }
+
+    def meld_opens(self, meld: Meld) -> bool:
+        """A 风杠 / 中发白杠 is laid like a concealed kong and does not open (*Options*)."""
+        return meld.opens_hand and meld.kind != "special_kong"
+
+    def winds(self, ctx: WinContext) -> tuple[Tile, Tile]:
+        """(round wind, seat wind): defaults 东 and the seat counted from the dealer (东)."""
+        round_wind = wind_option(ctx.extra.get("round_wind"), EAST, "round_wind")
+        default_seat = EAST + (ctx.winner - ctx.dealer) % 4
+        return round_wind, wind_option(ctx.extra.get("seat_wind"), default_seat, "seat_wind")
+
+    def is_jia(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> bool:
+        """夹: the winning tile read as the middle of a chow, on a 独听 hand or after 抻."""
+        if reading.wait != "closed":
+            return False
+        return bool(ctx.extra.get("chen", False)) or facts.single_wait
+
+    def failure(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> str | None:
+        chen = bool(ctx.extra.get("chen", False))
+        ting = ctx.ting or chen
+        piao = is_piao(reading, ctx.melds)
+        needs_ting = not ctx.options.get("no_baoting", False)
+        if not ting and needs_ting and (piao or self.is_jia(ctx, reading, facts)):
+            return "not_ting"
+        if chen and not ctx.self_drawn:
+            return "chen_self_draw_only"
+        if not facts.winner_opened and not (ctx.options.get("liting", False) and ting):
+            return "not_opened"
+        counts = reading.all_counts
+        if not piao and suits_in(counts) != {0, 1, 2}:
+            return "missing_suit"
+        if not has_terminal(counts) and not has_honour(counts):
+            return "no_terminal"
+        round_wind, seat_wind = self.winds(ctx)
+        triplet = bool(reading.pongs) or has_meld_triplet(ctx.melds)
+        # 中发白做将或有泛风做将时可免碰.
+        if not triplet and not (is_dragon(reading.pair) or reading.pair == round_wind):
+            return "no_triplet"
+        if one_tile_in_hand(ctx) and not piao:
+            return "single_tile_wait"
+        if not piao and self._ponged_value_honour(ctx.melds, round_wind, seat_wind):
+            return "piao_only"
+        return None
+
+    @staticmethod
+    def _ponged_value_honour(melds: tuple[Meld, ...], round_wind: Tile, seat_wind: Tile) -> bool:
+        """Ponged 中, 发, 白, the seat wind or the round wind (an exposed kong of one too)."""
+        valued = {*DRAGONS, round_wind, seat_wind}
+        return any(
+            m.kind in ("pong", "kong") and not m.concealed and m.tiles[0] in valued for m in melds
+        )
+
+    def score(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> Scored:
+        fan = {"pinghu": 0}
+        if is_piao(reading, ctx.melds):
+            fan["piao"] = 2  # replaces jia
+        elif self.is_jia(ctx, reading, facts):
+            fan["jia"] = 1
+        if ctx.self_drawn:
+            fan["zimo"] = 1
+        discarder = facts.discarder
+        if discarder is not None:
+            fan["dianpao"] = 1
+        if ctx.extra.get("chen", False) and ctx.self_drawn:
+            fan["chen"] = 1
+        if ctx.win_by == "kong_draw":
+            fan["gangkai"] = 1
+        if ctx.winner == ctx.dealer:
+            fan["zhuang"] = 1
+        siguiyi = siguiyi_count(reading, ctx.melds)
+        if siguiyi:
+            fan["siguiyi"] = siguiyi
+        if ctx.options.get("liting", False) and ctx.ting and not facts.winner_opened:
+            fan["liting"] = 1
+        total = sum(fan.values())
+        return Scored(fan, total, self._transfers(ctx, facts, total, discarder))
+
+    def _transfers(
+        self, ctx: WinContext, facts: WinFacts, total: int, discarder: int | None
+    ) -> tuple[Transfer, ...]:
+        """All three pay base × 2^F; 点炮, 庄, 闭门 and 三家闭 count for the payer they concern."""
+        base = int(ctx.options.get("base", 1))
+        own = total - (1 if discarder is not None else 0)
+        payers = [seat for seat in range(4) if seat != ctx.winner]
+        all_closed = not any(facts.opened(seat) for seat in payers)
+        transfers = []
+        for seat in payers:
+            f = own
+            f += 1 if seat == discarder else 0
+            f += 1 if seat == ctx.dealer else 0
+            f += 0 if facts.opened(seat) else 1
+            f += 1 if all_closed else 0
+            transfers.append(Transfer(seat, ctx.winner, base * 2**f))
+        return tuple(transfers)
+
+    def kong_value(self, meld: Meld) -> int:
+        """Exposed/added 1, concealed 2; 1p or 1s doubled; 风杠 as concealed, 中发白杠 as exposed."""
+        if meld.kind == "special_kong":
+            size = SPECIAL_KONG_SIZE.get(meld.name or "", len(meld.tiles))
+            first = 2 if meld.name == "xuanfeng" else 1
+            return first + len(meld.tiles) - size
+        if meld.kind != "kong":
+            return 0
+        value = 2 if meld.concealed else 1
+        return value * 2 if meld.tiles[0] in (PIN, SOU) else value
