@@ -30,7 +30,7 @@ from rules.wins.base import (
 )
 
 SPECIAL_KONG_SIZE: Mapping[str, int] = {"xuanfeng": 4, "xi": 3}
-"""风杠 (option ``fengang``) and 中发白杠 (option ``zfbgang``) as first laid; more tiles are adds."""
+"""风杠 (option ``fengang``) and 中发白杠 (``zfbgang``) as first laid; more tiles are adds."""
 
 
 def wind_option(value: Any, default: Tile, name: str) -> Tile:
@@ -183,7 +183,7 @@ class SipingRules(HandRules):
         return tuple(transfers)
 
     def kong_value(self, meld: Meld) -> int:
-        """Exposed/added 1, concealed 2; 1p or 1s doubled; 风杠 as concealed, 中发白杠 as exposed."""
+        """Exposed/added 1, concealed 2; 1p/1s doubled; 风杠 as concealed, 中发白杠 as exposed."""
         if meld.kind == "special_kong":
             size = SPECIAL_KONG_SIZE.get(meld.name or "", len(meld.tiles))
             first = 2 if meld.name == "xuanfeng" else 1

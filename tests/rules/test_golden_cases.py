@@ -33,7 +33,7 @@ CASES = load_cases()
 
 def test_the_shared_cases_are_found():
     assert SHARED.is_dir()
-    assert len(CASES) >= 45
+    assert len(list(SHARED.glob("*.jsonl"))) >= 5
 
 
 @pytest.mark.parametrize(("case", "expect"), CASES)
