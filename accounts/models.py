@@ -85,8 +85,8 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
-        verbose_name = _("玩家")
-        verbose_name_plural = _("玩家")
+        verbose_name = _("玩家")  # type: ignore[assignment]  # the stubs expect a plain str
+        verbose_name_plural = _("玩家")  # type: ignore[assignment]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.avatar_color:

@@ -10,6 +10,7 @@ redirect; default: on when ``DEBUG`` is off),
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -28,7 +29,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 DEBUG = env_bool("DEBUG", False)
-TESTING = env_bool("QUEYOU_TESTING", False)
+# Under pytest, test settings are the default: pytest-django loads this module before any conftest
+# runs, so ``QUEYOU_TESTING`` set in tests/conftest.py would come too late.
+TESTING = env_bool("QUEYOU_TESTING", "pytest" in sys.modules)
 
 _DEV_SECRET = "dev-only-insecure-secret-key-do-not-use-in-production-0123456789abcdef"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if (DEBUG or TESTING) else "")
@@ -42,7 +45,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
-    "django.contrib.admin",
+    "accounts.admin_apps.QueyouAdminConfig",  # django.contrib.admin with the club-aware site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -171,7 +174,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Live tables: time out the decisions whose own deadline task was lost (tables.tasks).
+    "tables-sweep-overdue": {"task": "tables.sweep_overdue", "schedule": 5.0},
+}
 
 # --- API --------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

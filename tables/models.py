@@ -5,6 +5,7 @@ A room is self-contained: seats, matches and rounds will point at it (another is
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,9 +47,12 @@ def validate_room_options(variant: str, options: object) -> dict[str, Any]:
 
 
 def _options_checker(variant: str) -> Any:
+    # Looked up at run time: ``rules.wins`` is being written alongside this app (see docstring).
     try:
-        from rules.wins import hand_rules  # the rules helper provides this; see the docstring above
+        hand_rules = getattr(importlib.import_module("rules.wins"), "hand_rules", None)
     except ImportError:
+        return None
+    if hand_rules is None:
         return None
     try:
         return hand_rules(variant).validate_options

@@ -1,0 +1,85 @@
+"""Shared pytest setup: test settings, and small factories for players and clubs.
+
+``QUEYOU_TESTING`` must be set before Django reads the settings (fast password hasher, dev secret).
+Sign players in with ``client.force_login``: django-axes refuses ``client.login`` (it has no
+request to rate-limit).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from itertools import count
+from typing import Any
+
+import pytest
+
+# Belt and braces: config/settings.py already defaults to test settings under pytest.
+os.environ.setdefault("QUEYOU_TESTING", "1")
+
+PASSWORD = "correct-horse-battery-9"
+_serial = count(1)
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    """``make_user(username=None, **fields)`` -> a saved player whose password is ``PASSWORD``."""
+    from accounts.models import User
+
+    def make(username: str | None = None, **fields: Any) -> User:
+        name = username or f"player{next(_serial)}"
+        fields.setdefault("email", f"{name}@example.com")
+        return User.objects.create_user(username=name, password=PASSWORD, **fields)
+
+    return make
+
+
+@pytest.fixture
+def make_club(make_user: Callable[..., Any]) -> Callable[..., Any]:
+    """``make_club(owner=None, name=None, members=(), admins=(), **fields)`` -> a saved club."""
+    from accounts import services
+    from accounts.models import Membership
+
+    def make(
+        owner: Any = None,
+        name: str | None = None,
+        members: tuple[Any, ...] = (),
+        admins: tuple[Any, ...] = (),
+        **fields: Any,
+    ) -> Any:
+        owner = owner or make_user()
+        club = services.club_create(owner=owner, name=name or f"club {next(_serial)}", **fields)
+        for user in members:
+            Membership.objects.create(club=club, user=user)
+        for user in admins:
+            Membership.objects.create(club=club, user=user, role=Membership.Role.ADMIN)
+        return club
+
+    return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_messages() -> None:
+    """Compile the message catalogs if a ``.po`` is newer than its ``.mo`` (they are not committed).
+
+    Runs before any test activates a language, so Django loads the fresh catalogs.
+    """
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.core.management import call_command
+
+    stale = [
+        po
+        for locale_dir in settings.LOCALE_PATHS
+        for po in Path(locale_dir).glob("*/LC_MESSAGES/*.po")
+        if not po.with_suffix(".mo").exists()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+    if stale:
+        call_command("compilemessages", locale=[], verbosity=0, ignore_patterns=[".venv"])
