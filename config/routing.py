@@ -4,4 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from tables.routing import websocket_urlpatterns as tables_websocket_urlpatterns
+
+websocket_urlpatterns: list[Any] = [*tables_websocket_urlpatterns]

@@ -1,0 +1,262 @@
+"""The table websocket (``/ws/table/<room_id>/``): one socket per browser tab.
+
+The socket is a thin pipe between a viewer and the database. The channel layer only says "the room
+changed" (``table.update``); the socket then reads the new events from the database and sends the
+redaction of ITS viewer, so a tile never travels through Redis and a lost notification is repaired
+by the next one or by the client's ``resync``. The viewer's seat is looked up from the session's
+user on every change, never taken from a message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import protocol, selectors, services
+from tables.models import Room, Round
+
+log = logging.getLogger(__name__)
+
+CATCH_UP_LIMIT = 400
+"""A reconnecting client missing more events than this gets a fresh snapshot instead."""
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_ABUSE = 4429
+_MAX_REFUSED = 200
+
+
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A player's (or spectator's) live connection to one room."""
+
+    room_id: int
+    user: Any
+    seat: int | None
+    round_id: int | None
+    cursor: int
+    last_visible: int
+    table_sent: dict[str, Any] | None
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        self.seat, self.round_id, self.cursor, self.table_sent = None, None, 0, None
+        self.last_visible = 0
+        self.limiter = protocol.RateLimiter()
+        self.refused = 0
+        self.counted = False
+        self.joined = False
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self._refuse(CLOSE_UNAUTHENTICATED, "not_authenticated", "sign in first")
+            return
+        allowed = await database_sync_to_async(self._admit)()
+        if allowed is not None:
+            await self._refuse(*allowed)
+            return
+        await self.channel_layer.group_add(services.room_group(self.room_id), self.channel_name)
+        self.joined = True
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_connection)(
+                room_id=self.room_id, user=self.user, delta=1
+            )
+            self.counted = True
+        await self._send_all(await database_sync_to_async(self._table_if_changed)())
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "joined", False):
+            await self.channel_layer.group_discard(
+                services.room_group(self.room_id), self.channel_name
+            )
+        if getattr(self, "counted", False):
+            await database_sync_to_async(services.seat_connection)(
+                room_id=self.room_id, user=self.user, delta=-1
+            )
+
+    async def _refuse(self, close_code: int, code: str, message: str) -> None:
+        await self.send(text_data=json.dumps(protocol.error(code, message)))
+        await self.close(code=close_code)
+
+    def _admit(self) -> tuple[int, str, str] | None:
+        """Players of the room, or spectators when the room allows them; else a refusal."""
+        room = Room.objects.filter(pk=self.room_id).first()
+        if room is None:
+            return (CLOSE_NOT_FOUND, "no_room", "no such room")
+        seat = selectors.seat_of(self.room_id, self.user)
+        if seat is not None:
+            self.seat = seat.index
+            return None
+        if selectors.user_can_watch(self.user, room):
+            return None
+        return (CLOSE_FORBIDDEN, "not_allowed", "this room is not open to you")
+
+    # --- client -> server ---------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.limiter.allow():
+            await self._reply_error("rate_limited", "too many messages; slow down")
+            return
+        try:
+            message = protocol.parse_client_message(text_data)
+        except protocol.ProtocolError as exc:
+            await self._reply_error(exc.code, str(exc))
+            return
+        handler = getattr(self, f"on_{message.type}")
+        await handler(message.fields)
+
+    async def _reply_error(self, code: str, message: str, **extra: Any) -> None:
+        self.refused += 1
+        await self.send(text_data=json.dumps(protocol.error(code, message, **extra)))
+        if self.refused > _MAX_REFUSED:
+            await self.close(code=CLOSE_ABUSE)
+
+    async def on_ping(self, fields: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "pong"}))
+
+    async def on_hello(self, fields: dict[str, Any]) -> None:
+        messages = await database_sync_to_async(self._hello)(
+            fields.get("round_id"), fields.get("last_seq")
+        )
+        await self._send_all(messages)
+
+    async def on_resync(self, fields: dict[str, Any]) -> None:
+        await self._send_all(await database_sync_to_async(self._hello)(None, None))
+
+    async def on_action(self, fields: dict[str, Any]) -> None:
+        reply = await database_sync_to_async(self._act)(fields)
+        await self.send(text_data=json.dumps(reply))
+        # Our own move comes back as a ``table.update`` after the commit, like everyone's.
+
+    async def on_ready(self, fields: dict[str, Any]) -> None:
+        error = await database_sync_to_async(self._ready)(bool(fields.get("ready", True)))
+        if error is not None:
+            await self._reply_error(*error)
+
+    async def on_back(self, fields: dict[str, Any]) -> None:
+        error = await database_sync_to_async(self._back)()
+        if error is not None:
+            await self._reply_error(*error)
+
+    # --- server -> client ---------------------------------------------------------------------
+
+    async def table_update(self, message: dict[str, Any]) -> None:
+        """Group message: something changed in the room; send this viewer what is new."""
+        await self._send_all(await database_sync_to_async(self._changes)())
+
+    async def _send_all(self, messages: list[dict[str, Any]]) -> None:
+        for message in messages:
+            await self.send(text_data=json.dumps(message, ensure_ascii=False))
+
+    # --- database side (run in a worker thread) -----------------------------------------------
+
+    def _refresh_seat(self) -> bool:
+        """Re-read the viewer's seat (they may have sat down or stood up); True if it changed."""
+        seat = selectors.seat_of(self.room_id, self.user)
+        index = None if seat is None else seat.index
+        changed = index != self.seat
+        self.seat = index
+        return changed
+
+    def _table_if_changed(self) -> list[dict[str, Any]]:
+        room = Room.objects.get(pk=self.room_id)
+        table = selectors.table_message(room, self.user.pk)
+        if table == self.table_sent:
+            return []
+        self.table_sent = table
+        return [table]
+
+    def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
+        state = services.load_state(rnd)
+        self.round_id, self.cursor, self.last_visible = rnd.pk, rnd.last_seq, rnd.last_seq
+        return [selectors.snapshot_message(rnd, state, self.seat)]
+
+    def _hello(self, round_id: int | None, last_seq: int | None) -> list[dict[str, Any]]:
+        """Catch a (re)connecting client up: exactly the events after ``last_seq`` of its round
+        if it has that round and not too much is missing, else a fresh snapshot."""
+        self._refresh_seat()
+        messages = self._table_if_changed()
+        rnd = selectors.current_round(self.room_id)
+        if rnd is None:
+            return messages
+        missing = rnd.last_seq - (last_seq or 0)
+        if round_id != rnd.pk or last_seq is None or missing < 0 or missing > CATCH_UP_LIMIT:
+            return messages + self._snapshot(rnd)
+        self.round_id, self.cursor = rnd.pk, last_seq
+        return messages + self._events_since(rnd, prev_seq=last_seq)
+
+    def _events_since(self, rnd: Round, *, prev_seq: int) -> list[dict[str, Any]]:
+        """The new events this viewer may see, then its current decision."""
+        messages = []
+        for seq, payload in selectors.visible_events(
+            rnd, self.seat, after_seq=self.cursor, upto_seq=rnd.last_seq
+        ):
+            messages.append(
+                protocol.event(round_id=rnd.pk, seq=seq, prev_seq=prev_seq, payload=payload)
+            )
+            prev_seq = seq
+        self.cursor = rnd.last_seq
+        self.last_visible = prev_seq
+        state = services.load_state(rnd)
+        messages.append(selectors.decision_message(rnd, state, self.seat))
+        return messages
+
+    def _changes(self) -> list[dict[str, Any]]:
+        seat_changed = self._refresh_seat()
+        messages = self._table_if_changed()
+        rnd = selectors.current_round(self.room_id)
+        if rnd is None:
+            return messages
+        if seat_changed or rnd.pk != self.round_id or rnd.last_seq < self.cursor:
+            return messages + self._snapshot(rnd)
+        if rnd.last_seq == self.cursor:
+            return messages
+        return messages + self._events_since(rnd, prev_seq=self.last_visible)
+
+    def _act(self, fields: dict[str, Any]) -> dict[str, Any]:
+        cid = str(fields["client_action_id"])
+        self._refresh_seat()
+        if self.seat is None:
+            return protocol.error("not_seated", "spectators cannot act", client_action_id=cid)
+        rnd = selectors.current_round(self.room_id)
+        if rnd is None or rnd.status != Round.Status.PLAYING:
+            return protocol.error("no_round", "no round is in play", client_action_id=cid)
+        if "round_id" in fields and fields["round_id"] != rnd.pk:
+            return protocol.error("stale", "that round is over", client_action_id=cid)
+        outcome = services.round_apply_action(
+            round_id=rnd.pk,
+            seat=self.seat,
+            action_json=fields["action"],
+            client_action_id=cid,
+            expected_version=fields.get("version"),
+        )
+        if not outcome.ok:
+            return protocol.error(
+                outcome.code,
+                outcome.message,
+                client_action_id=cid,
+                version=outcome.version,
+                seq=outcome.seq,
+            )
+        return protocol.ack(
+            cid, version=outcome.version, seq=outcome.seq, duplicate=outcome.duplicate
+        )
+
+    def _ready(self, ready: bool) -> tuple[str, str] | None:
+        try:
+            services.seat_set_ready(
+                room=Room.objects.get(pk=self.room_id), user=self.user, ready=ready
+            )
+        except services.TableError as exc:
+            return (exc.code, str(exc))
+        return None
+
+    def _back(self) -> tuple[str, str] | None:
+        try:
+            services.seat_back(room=Room.objects.get(pk=self.room_id), user=self.user)
+        except services.TableError as exc:
+            return (exc.code, str(exc))
+        return None

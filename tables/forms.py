@@ -1,0 +1,43 @@
+"""Forms of the lobby: open a room, join one by its code."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Club, Membership
+from tables.models import Room
+
+
+class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
+    """开房间: a club of the player's, a variant and the room options players care about."""
+
+    class Meta:
+        model = Room
+        fields: ClassVar[list[str]] = [
+            "club",
+            "name",
+            "variant",
+            "base_stake",
+            "turn_timeout_s",
+            "claim_timeout_s",
+            "allow_spectators",
+            "allow_bots",
+        ]
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        active = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE)
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ModelChoiceField)
+        club_field.queryset = Club.objects.filter(pk__in=active.values("club")).order_by("name")
+
+
+class JoinRoomForm(forms.Form):
+    code = forms.CharField(
+        label=_("房间邀请码"),
+        max_length=16,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )

@@ -1,0 +1,269 @@
+"""The one place where the web layer calls the rules engine (``rules.engine``, ``rules.views``).
+
+Nothing here decides a rule: legality, claim priority, scoring and redaction are the engine's. This
+module only adapts types (JSON in and out, the persistence of a state) and answers the two questions
+the table needs and the engine has no opinion on: *who must decide now* (seats with a non-empty
+``legal_actions``) and *what a seat does when its clock runs out* (:func:`default_action`).
+
+States are rebuilt by replay: a round is a pure function of its seed, dealer and action list
+(engine brief, "Randomness"), so the database keeps the seed and the actions and
+:func:`state_at` replays them, caching the immutable states by ``(round id, version)``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import actions as engine_actions
+from rules.errors import RulesError
+
+Action = engine_actions.Action
+VIEWERS: tuple[int | None, ...] = (0, 1, 2, 3, None)
+"""Everyone an event is redacted for: the four seats and the spectators (``None``)."""
+
+
+class BadAction(ValueError):
+    """An action message that is not an action of this seat (malformed, or forged for another)."""
+
+
+def _engine() -> Any:
+    import rules.engine as engine
+
+    return engine
+
+
+def _views() -> Any:
+    import rules.views as views
+
+    return views
+
+
+def viewer_key(seat: int | None) -> str:
+    """The key of a viewer in :attr:`tables.models.RoundEvent.views`."""
+    return "spectator" if seat is None else str(seat)
+
+
+# --- starting and replaying -----------------------------------------------------------------
+
+
+def new_round(
+    *, variant: str, options: Mapping[str, Any], seed: bytes, dealer: int
+) -> tuple[Any, list[Any]]:
+    """The dealt state and the deal events (the engine shuffles, rolls the dice and commits)."""
+    state, events = _engine().new_round(
+        variant=variant, options=dict(options), seed=seed, dealer=dealer
+    )
+    return state, list(events)
+
+
+def apply(state: Any, action: Any) -> tuple[Any, list[Any]]:
+    new_state, events = _engine().apply(state, action)
+    return new_state, list(events)
+
+
+@dataclass(frozen=True)
+class RoundKey:
+    round_id: int
+    version: int
+
+
+_CACHE_SIZE = 256
+_cache: OrderedDict[RoundKey, Any] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _cache_get(key: RoundKey) -> Any:
+    with _cache_lock:
+        state = _cache.get(key)
+        if state is not None:
+            _cache.move_to_end(key)
+        return state
+
+
+def cache_put(round_id: int, state: Any) -> None:
+    """Remember an (immutable) state, so the next action on the round does not replay."""
+    with _cache_lock:
+        _cache[RoundKey(round_id, state.version)] = state
+        _cache.move_to_end(RoundKey(round_id, state.version))
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def state_at(
+    *,
+    round_id: int,
+    version: int,
+    variant: str,
+    options: Mapping[str, Any],
+    seed: bytes,
+    dealer: int,
+    actions: Sequence[Mapping[str, Any]],
+) -> Any:
+    """The state after ``actions`` (the round's stored list, ``version`` of them)."""
+    cached = _cache_get(RoundKey(round_id, version))
+    if cached is not None:
+        return cached
+    state, _events = new_round(variant=variant, options=options, seed=seed, dealer=dealer)
+    for data in actions:
+        state, _events = apply(state, _engine().action_from_json(dict(data)))
+    if state.version != version:
+        raise RuntimeError(
+            f"replay of round {round_id} reached version {state.version}, not {version}"
+        )
+    cache_put(round_id, state)
+    return state
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+def parse_action(data: object, seat: int) -> Any:
+    """The engine action of ``seat`` that the client sent; the seat is the connection's, never the
+    message's: a message naming another seat is refused as forged."""
+    if not isinstance(data, dict):
+        raise BadAction("action must be an object")
+    if "seat" in data and data["seat"] != seat:
+        raise BadAction("an action for another seat")
+    try:
+        return _engine().action_from_json({**data, "seat": seat})
+    except RulesError as exc:
+        raise BadAction(str(exc)) from exc
+
+
+def action_json(action: Any) -> dict[str, Any]:
+    data: dict[str, Any] = action.to_json()
+    return data
+
+
+def legal_actions(state: Any, seat: int) -> list[Any]:
+    return list(_engine().legal_actions(state, seat))
+
+
+def why_illegal(state: Any, action: Any) -> str:
+    """The engine's own reason for refusing an action (``rules.errors.IllegalAction``)."""
+    try:
+        _engine().apply(state, action)
+    except RulesError as exc:
+        rule = getattr(exc, "rule", None)
+        return f"{exc}" + (f" ({rule})" if rule else "")
+    return "not a legal action now"
+
+
+def deciders(state: Any) -> tuple[int, ...]:
+    """Seats that must act now: those with at least one legal action."""
+    if is_ended(state):
+        return ()
+    return tuple(seat for seat in range(4) if legal_actions(state, seat))
+
+
+def is_ended(state: Any) -> bool:
+    return bool(state.phase.kind == "ended")
+
+
+def phase_kind(state: Any) -> str:
+    """``"turn"``, ``"claims"``, ``"rob_kong"`` or ``"ended"``."""
+    return str(state.phase.kind)
+
+
+def decision_key(state: Any) -> tuple[Any, ...]:
+    """Identifies one decision: a seat's turn, or one claim window. Answers given inside a window
+    do not change it, so the window keeps its clock while the others pass."""
+    phase = state.phase
+    if phase.kind in ("claims", "rob_kong"):
+        return (phase.kind, phase.discarder, phase.tile)
+    if phase.kind == "turn":
+        return ("turn", phase.seat, phase.drawn, state.version)
+    return ("ended",)
+
+
+def _is_win(action: Any) -> bool:
+    return isinstance(action, engine_actions.SelfDrawWin | engine_actions.DeclareWin)
+
+
+def default_action(state: Any, seat: int) -> Any:
+    """What a seat does when its clock runs out (brief, issue 5): pass on a claim; discard the
+    drawn tile (or, if it may not, its first legal discard, never declaring ting); win only when
+    the variant leaves nothing else (every legal action is a win)."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise BadAction(f"seat {seat} has nothing to decide")
+    for action in legal:
+        if isinstance(action, engine_actions.Pass):
+            return action
+    discards = [a for a in legal if isinstance(a, engine_actions.Discard)]
+    drawn = state.seats[seat].drawn
+    for action in discards:
+        if action.tile == drawn and not action.ting:
+            return action
+    plain = [a for a in discards if not a.ting]
+    if plain:
+        return plain[-1]
+    if discards:
+        return discards[-1]
+    wins = [a for a in legal if _is_win(a)]
+    if wins:
+        return wins[0]
+    return legal[0]
+
+
+def auto_play_action(state: Any, seat: int) -> Any:
+    """托管 plays like a timeout, except that it always takes a legal win (players expect the
+    robot standing in for them not to throw a winning tile away)."""
+    for action in legal_actions(state, seat):
+        if _is_win(action):
+            return action
+    return default_action(state, seat)
+
+
+# --- what each viewer sees ------------------------------------------------------------------
+
+
+def event_views(event: Any) -> dict[str, Any]:
+    """The event redacted once for each viewer (``None`` where the viewer sees nothing of it)."""
+    views = _views()
+    return {viewer_key(seat): views.event_for(event, seat) for seat in VIEWERS}
+
+
+def event_json(event: Any) -> dict[str, Any]:
+    data: dict[str, Any] = event.to_json()
+    return data
+
+
+def seat_view(state: Any, seat: int | None) -> dict[str, Any]:
+    view: dict[str, Any] = _views().seat_view(state, seat)
+    return view
+
+
+def result_json(state: Any) -> dict[str, Any] | None:
+    """The round's result as stored on :class:`tables.models.Round` (the public round-end event
+    already carries it; this keeps the nets and next dealer easy to query)."""
+    result = state.result
+    if result is None:
+        return None
+    return {
+        "winner": result.winner,
+        "win_by": result.win_by,
+        "discarder": result.discarder,
+        "nets": list(result.nets),
+        "next_dealer": result.next_dealer,
+        "transfers": [
+            {"payer": t.payer, "payee": t.payee, "amount": t.amount} for t in result.transfers
+        ],
+        "fan": dict(result.verdict.fan) if result.verdict is not None else {},
+        "total": result.verdict.total if result.verdict is not None else 0,
+    }
+
+
+def public_snapshot(state: Any) -> dict[str, Any]:
+    """What :attr:`tables.models.Round.state` stores: the spectator's view and the decision. The
+    truth is the seed and the action list; this is for admins and queries."""
+    return {
+        "version": state.version,
+        "phase": phase_kind(state),
+        "deciders": list(deciders(state)),
+        "public": seat_view(state, None),
+    }

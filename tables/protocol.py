@@ -1,0 +1,134 @@
+"""The table websocket's messages: validation of what clients send, builders of what they get.
+
+Every message is a JSON object with a ``type``. ``docs/protocol.md`` documents each one with an
+example; this module is the code it describes. Validation is strict: unknown types, unknown or
+missing fields, wrong types, messages over :data:`MAX_MESSAGE_BYTES` and more than
+:data:`RATE_PER_SECOND` messages a second are refused with an ``error`` and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 20.0
+RATE_BURST = 20.0
+CLIENT_ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+
+
+class ProtocolError(ValueError):
+    """A client message that is not valid; ``code`` goes into the ``error`` reply."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# type -> {field: (python types, required)}
+_SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "hello": {"round_id": ((int, type(None)), False), "last_seq": ((int, type(None)), False)},
+    "resync": {},
+    "action": {
+        "client_action_id": ((str,), True),
+        "action": ((dict,), True),
+        "round_id": ((int,), False),
+        "version": ((int,), False),
+    },
+    "ready": {"ready": ((bool,), False)},
+    "back": {},
+    "ping": {},
+}
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    type: str
+    fields: dict[str, Any]
+
+
+def parse_client_message(text: str | None) -> ClientMessage:
+    """Decode and validate one client frame (text only; size first, then JSON, then schema)."""
+    if text is None:
+        raise ProtocolError("bad_frame", "only text frames are accepted")
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ProtocolError("bad_json", "the message is not JSON") from exc
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _SCHEMAS:
+        raise ProtocolError("unknown_type", f"unknown message type: {kind!r}")
+    schema = _SCHEMAS[kind]
+    extra = set(data) - set(schema) - {"type"}
+    if extra:
+        raise ProtocolError("bad_message", f"unknown fields: {sorted(extra)}")
+    for name, (types, required) in schema.items():
+        if name not in data:
+            if required:
+                raise ProtocolError("bad_message", f"missing field: {name}")
+            continue
+        value = data[name]
+        # bool is an int in Python: never accept true/false where a number is expected.
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise ProtocolError("bad_message", f"field {name} has the wrong type")
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise ProtocolError("bad_message", f"field {name} must not be negative")
+    if kind == "action" and not CLIENT_ACTION_ID.match(data["client_action_id"]):
+        raise ProtocolError("bad_message", "client_action_id: 1-64 of A-Z a-z 0-9 _ . : -")
+    return ClientMessage(type=kind, fields={k: v for k, v in data.items() if k != "type"})
+
+
+@dataclass
+class RateLimiter:
+    """A token bucket per connection: ``RATE_PER_SECOND`` sustained, ``RATE_BURST`` at once."""
+
+    rate: float = RATE_PER_SECOND
+    burst: float = RATE_BURST
+    tokens: float = RATE_BURST
+    stamp: float = field(default_factory=time.monotonic)
+
+    def allow(self, now: float | None = None) -> bool:
+        moment = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (moment - self.stamp) * self.rate)
+        self.stamp = moment
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+# --- server messages ------------------------------------------------------------------------
+
+
+def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}
+
+
+def ack(client_action_id: str, *, version: int, seq: int, duplicate: bool) -> dict[str, Any]:
+    return {
+        "type": "ack",
+        "client_action_id": client_action_id,
+        "version": version,
+        "seq": seq,
+        "duplicate": duplicate,
+    }
+
+
+def event(*, round_id: int, seq: int, prev_seq: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """One event as this viewer sees it; ``prev_seq`` is the previous event THIS viewer was sent
+    (events it may not see are skipped without a trace), so a client detects a gap when
+    ``prev_seq`` is not the last ``seq`` it holds."""
+    return {
+        "type": "event",
+        "round_id": round_id,
+        "seq": seq,
+        "prev_seq": prev_seq,
+        "event": payload,
+    }

@@ -1,0 +1,153 @@
+"""Read-only queries of the live tables, and the per-viewer messages built from them.
+
+Everything a socket sends is built here from the database (the truth) and redacted for one viewer
+(a seat 0-3, or ``None`` for a spectator) with the engine's view functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet
+
+from accounts.models import Membership
+from tables import gameplay
+from tables.models import Match, Room, Round, RoundEvent, Seat
+
+
+def rooms_for_lobby(user: Any) -> QuerySet[Room]:
+    """Rooms of the user's clubs (active membership) that are not closed, with a seat count."""
+    clubs = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values("club")
+    return (
+        Room.objects.filter(club__in=clubs)
+        .exclude(status=Room.Status.CLOSED)
+        .annotate(seated=Count("seats", distinct=True))
+        .select_related("club")
+        .order_by("club__name", "-created_at")
+    )
+
+
+def user_can_watch(user: Any, room: Room) -> bool:
+    """Spectators: active members of the room's club, when the room allows spectators."""
+    return (
+        room.allow_spectators
+        and Membership.objects.filter(
+            club_id=room.club_id, user=user, status=Membership.Status.ACTIVE
+        ).exists()
+    )
+
+
+def seat_of(room_id: int, user: Any) -> Seat | None:
+    return Seat.objects.filter(room_id=room_id, user=user).first()
+
+
+def current_round(room_id: int) -> Round | None:
+    """The round shown at a table: the newest round of the newest match (ended rounds stay on
+    the table, with their settlement, until the next one starts)."""
+    return (
+        Round.objects.filter(match__room_id=room_id)
+        .select_related("match__room")
+        .order_by("-match_id", "-number")
+        .first()
+    )
+
+
+def playing_match(room_id: int) -> Match | None:
+    return Match.objects.filter(room_id=room_id, status=Match.Status.PLAYING).first()
+
+
+def table_message(room: Room, viewer_user_id: int | None) -> dict[str, Any]:
+    """``table``: the room, its four seats (who, ready, 托管, online) and the match in play."""
+    seats: list[dict[str, Any] | None] = [None] * 4
+    you = None
+    for seat in Seat.objects.filter(room=room).select_related("user"):
+        if seat.user_id is not None and seat.user_id == viewer_user_id:
+            you = seat.index
+        seats[seat.index] = {
+            "index": seat.index,
+            "name": "🤖" if seat.is_bot or seat.user is None else seat.user.public_name,
+            "is_bot": seat.is_bot,
+            "ready": seat.ready,
+            "auto_play": seat.auto_play,
+            "connected": seat.is_bot or seat.connected,
+        }
+    match = playing_match(room.pk)
+    return {
+        "type": "table",
+        "room": {
+            "id": room.pk,
+            "name": room.name,
+            "variant": room.variant,
+            "status": room.status,
+            "allow_bots": room.allow_bots,
+            "allow_spectators": room.allow_spectators,
+            "turn_timeout_s": room.turn_timeout_s,
+            "claim_timeout_s": room.claim_timeout_s,
+        },
+        "seats": seats,
+        "you": you,
+        "match": None if match is None else {"id": match.pk},
+    }
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def decision_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]:
+    """``decision``: what this viewer must decide now and until when.
+
+    Whose turn it is is public; who may claim a discard is not (it would tell the others what a
+    hand holds), so in a claim window only the seats asked see a deadline and their choices.
+    """
+    legal = [] if seat is None else gameplay.legal_actions(state, seat)
+    phase = gameplay.phase_kind(state)
+    turn_seat = state.phase.seat if phase == "turn" else None
+    show_clock = phase == "turn" or bool(legal)
+    return {
+        "type": "decision",
+        "round_id": rnd.pk,
+        "version": rnd.version,
+        "decision_version": rnd.decision_version,
+        "phase": phase,
+        "turn_seat": turn_seat,
+        "deadline": _iso(rnd.deadline) if show_clock and rnd.status == "playing" else None,
+        "legal_actions": [gameplay.action_json(a) for a in legal],
+    }
+
+
+def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]:
+    """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view``)."""
+    ended = rnd.status != Round.Status.PLAYING
+    return {
+        "type": "snapshot",
+        "round_id": rnd.pk,
+        "match_id": rnd.match_id,
+        "round_number": rnd.number,
+        "status": rnd.status,
+        "seq": rnd.last_seq,
+        "version": rnd.version,
+        "seat": seat,
+        "commitment": rnd.commitment,
+        # The seed is secret until the round is over (then anyone may check the commitment).
+        "seed": rnd.seed if ended else None,
+        "result": rnd.result if ended else None,
+        "view": gameplay.seat_view(state, seat),
+        "decision": decision_message(rnd, state, seat),
+    }
+
+
+def visible_events(
+    rnd: Round, seat: int | None, *, after_seq: int, upto_seq: int
+) -> list[tuple[int, dict[str, Any]]]:
+    """``(seq, payload)`` of the events in ``(after_seq, upto_seq]`` this viewer may see."""
+    key = gameplay.viewer_key(seat)
+    rows = RoundEvent.objects.filter(round=rnd, seq__gt=after_seq, seq__lte=upto_seq).order_by(
+        "seq"
+    )
+    out = []
+    for seq, views in rows.values_list("seq", "views"):
+        payload = views.get(key)
+        if payload is not None:
+            out.append((seq, payload))
+    return out

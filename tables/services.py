@@ -1,0 +1,707 @@
+"""Every change to a live table goes through these functions (seats, matches, rounds).
+
+The rule of the module: **the database is the truth**. A round is its seed, dealer and action list;
+each action is applied under a row lock on the round (``select_for_update``) and, as a second guard
+that also holds on SQLite (whose ``select_for_update`` is a no-op), the round row is written with a
+``version`` compare-and-set and the whole transaction retried on conflict. Notifications to the
+browsers and the deadline tasks are sent only after the commit (``transaction.on_commit``): nobody
+ever hears of a move that was rolled back.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
+
+from accounts.models import Club, Membership
+from tables import gameplay
+from tables.models import ActionRecord, Match, Room, Round, RoundEvent, Seat, validate_room_options
+from tables.signals import round_finished
+
+log = logging.getLogger(__name__)
+
+AUTO_PLAY_AFTER_TIMEOUTS = 2
+"""Timeouts in a row after which a seat goes into 托管 (brief, issue 5)."""
+AUTO_PLAY_DELAY_S = 1.0
+"""How long a bot or a 托管 seat "thinks": enough for the others to see the move happen."""
+_MAX_ATTEMPTS = 8
+
+T = TypeVar("T")
+
+
+class TableError(Exception):
+    """A refused table operation; ``code`` is the machine-readable reason sent to the client."""
+
+    code = "table_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class VersionConflict(Exception):
+    """The round moved on between our read and our write (SQLite path); the transaction retries."""
+
+
+# --- outcomes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """What a client gets back for an action: accepted (with the round's new version and last
+    event ``seq``) or refused with an error ``code``. ``duplicate``: a retried client action id."""
+
+    ok: bool
+    version: int
+    seq: int
+    code: str = ""
+    message: str = ""
+    duplicate: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"ok": self.ok, "version": self.version, "seq": self.seq}
+        if not self.ok:
+            data["code"] = self.code
+            data["message"] = self.message
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, duplicate: bool = False) -> ActionOutcome:
+        return cls(
+            ok=bool(data["ok"]),
+            version=int(data["version"]),
+            seq=int(data["seq"]),
+            code=str(data.get("code", "")),
+            message=str(data.get("message", "")),
+            duplicate=duplicate,
+        )
+
+
+# --- plumbing: retries, notifications, tasks -------------------------------------------------
+
+
+def _with_retries(fn: Callable[[], T]) -> T:
+    """Run ``fn`` in a transaction, retrying when a concurrent writer got there first.
+
+    On PostgreSQL the row lock makes conflicts impossible and this loop runs once. On SQLite two
+    writers can both read version *n*; the loser sees ``VersionConflict`` (or "database is locked")
+    and replays the whole decision on the fresh row, which is exactly what the lock would have done.
+    """
+    for attempt in range(_MAX_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return fn()
+        except (VersionConflict, OperationalError):
+            if attempt == _MAX_ATTEMPTS - 1:
+                raise
+            time.sleep(0.005 * (attempt + 1) + random.random() * 0.01)  # jitter, not a secret
+    raise AssertionError("unreachable")
+
+
+def room_group(room_id: int) -> str:
+    """The channel-layer group of a room's sockets (players and spectators)."""
+    return f"table.{room_id}"
+
+
+def notify_room(room_id: int) -> None:
+    """Tell the room's sockets, after the commit, that something changed; each socket then reads
+    the database and sends its own seat's redaction (the layer never carries a tile)."""
+
+    def send() -> None:
+        from asgiref.sync import async_to_sync
+        from channels.layers import get_channel_layer
+
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(room_group(room_id), {"type": "table.update"})
+        except Exception:  # a lost notification is repaired by the client's resync
+            log.exception("could not notify room %s", room_id)
+
+    transaction.on_commit(send)
+
+
+def _tasks_enabled() -> bool:
+    return bool(getattr(settings, "TABLES_SCHEDULE_TASKS", not settings.TESTING))
+
+
+def _schedule_after_commit(rnd: Round, room: Room, seats: Mapping[int, Seat]) -> None:
+    """After the commit: the deadline task for the new decision, and a quick auto-play task when a
+    bot or a 托管 seat must act."""
+    if rnd.status != Round.Status.PLAYING or rnd.deadline is None:
+        return
+    round_id, decision_version = rnd.pk, rnd.decision_version
+    countdown = max(0.0, (rnd.deadline - timezone.now()).total_seconds())
+    deciders = rnd.state.get("deciders", [])
+    robots = [s for s in deciders if s in seats and (seats[s].is_bot or seats[s].auto_play)]
+    new_decision = rnd.decision_version == rnd.version  # a pass inside a window keeps its clock
+
+    def schedule() -> None:
+        if not _tasks_enabled():
+            return
+        from tables import tasks
+
+        try:
+            if new_decision:
+                tasks.round_deadline.apply_async(
+                    args=(round_id, decision_version), countdown=countdown
+                )
+            if robots:
+                tasks.round_autoplay.apply_async(
+                    args=(round_id, rnd.version), countdown=AUTO_PLAY_DELAY_S
+                )
+        except Exception:  # the beat sweeper catches decisions whose task was lost
+            log.exception("could not schedule the deadline of round %s", round_id)
+
+    transaction.on_commit(schedule)
+
+
+# --- rooms and seats ------------------------------------------------------------------------
+
+
+def _active_member(user: Any, club: Club) -> bool:
+    return Membership.objects.filter(club=club, user=user, status=Membership.Status.ACTIVE).exists()
+
+
+def room_create(
+    *,
+    user: Any,
+    club: Club,
+    name: str,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    base_stake: int = 1,
+    turn_timeout_s: int = 15,
+    claim_timeout_s: int = 8,
+    allow_spectators: bool = True,
+    allow_bots: bool = True,
+) -> Room:
+    """Open a room in a club the user is an active member of."""
+    if not _active_member(user, club):
+        raise TableError("not a member of this club", code="not_member")
+    room = Room(
+        club=club,
+        name=name,
+        variant=variant,
+        options=validate_room_options(variant, options or {}),
+        base_stake=base_stake,
+        turn_timeout_s=turn_timeout_s,
+        claim_timeout_s=claim_timeout_s,
+        allow_spectators=allow_spectators,
+        allow_bots=allow_bots,
+        created_by=user,
+    )
+    room.full_clean()
+    room.save()
+    return room
+
+
+def _lock_room(room_id: int) -> Room:
+    # Seat changes and match starts of one room are serialised on the room row: two players
+    # taking the last seat, or the fourth "ready" arriving twice, must not both win.
+    return Room.objects.select_for_update().get(pk=room_id)
+
+
+def seat_take(*, room: Room, user: Any, index: int | None = None) -> Seat:
+    """Sit down (入座) at a free seat (the first free one if ``index`` is None)."""
+
+    def run() -> Seat:
+        locked = _lock_room(room.pk)
+        if locked.status == Room.Status.CLOSED:
+            raise TableError("the room is closed", code="room_closed")
+        if not _active_member(user, locked.club):
+            raise TableError("not a member of this club", code="not_member")
+        if Match.objects.filter(room=locked, status=Match.Status.PLAYING).exists():
+            raise TableError("a match is in play", code="match_in_play")
+        mine = Seat.objects.filter(room=locked, user=user).first()
+        if mine is not None:
+            if index is None or mine.index == index:
+                return mine
+            raise TableError("you already have a seat here", code="already_seated")
+        taken = set(Seat.objects.filter(room=locked).values_list("index", flat=True))
+        free = [i for i in range(4) if i not in taken]
+        chosen = index if index is not None else (free[0] if free else None)
+        if chosen is None or chosen not in free:
+            raise TableError("that seat is taken", code="seat_taken")
+        seat = Seat.objects.create(room=locked, index=chosen, user=user)
+        notify_room(locked.pk)
+        return seat
+
+    try:
+        return _with_retries(run)
+    except IntegrityError as exc:  # the unique constraints are the last line of defence
+        raise TableError("that seat is taken", code="seat_taken") from exc
+
+
+def seats_fill_with_bots(*, room: Room, user: Any) -> list[Seat]:
+    """Fill every empty seat with a bot (room option ``allow_bots``); bots are always ready."""
+
+    def run() -> list[Seat]:
+        locked = _lock_room(room.pk)
+        if not locked.allow_bots:
+            raise TableError("this room has no bots", code="no_bots")
+        if not Seat.objects.filter(room=locked, user=user).exists():
+            raise TableError("sit down first", code="not_seated")
+        taken = set(Seat.objects.filter(room=locked).values_list("index", flat=True))
+        made = [
+            Seat.objects.create(room=locked, index=i, is_bot=True, ready=True)
+            for i in range(4)
+            if i not in taken
+        ]
+        notify_room(locked.pk)
+        _start_if_ready(locked)
+        return made
+
+    return _with_retries(run)
+
+
+def seat_leave(*, room: Room, user: Any) -> None:
+    """Stand up (离座). Leaving during a match ends the match (spec README, item 1); the bots of
+    a room with no human left stand up too."""
+
+    def run() -> None:
+        locked = _lock_room(room.pk)
+        seat = Seat.objects.filter(room=locked, user=user).first()
+        if seat is None:
+            return
+        _end_match(locked, reason="player_left")
+        seat.delete()
+        if not Seat.objects.filter(room=locked, is_bot=False).exists():
+            Seat.objects.filter(room=locked, is_bot=True).delete()
+        notify_room(locked.pk)
+
+    _with_retries(run)
+
+
+def seat_set_ready(*, room: Room, user: Any, ready: bool = True) -> Seat:
+    """准备: when all four seats are ready a match (or its next round) starts."""
+
+    def run() -> Seat:
+        locked = _lock_room(room.pk)
+        seat = Seat.objects.filter(room=locked, user=user).first()
+        if seat is None:
+            raise TableError("sit down first", code="not_seated")
+        seat.ready = ready
+        seat.save(update_fields=["ready"])
+        notify_room(locked.pk)
+        _start_if_ready(locked)
+        return seat
+
+    return _with_retries(run)
+
+
+def seat_back(*, room: Room, user: Any) -> Seat:
+    """Come back ("I am back", 取消托管): the player takes their seat over from auto-play."""
+
+    def run() -> Seat:
+        seat = Seat.objects.select_for_update().filter(room_id=room.pk, user=user).first()
+        if seat is None:
+            raise TableError("sit down first", code="not_seated")
+        seat.auto_play = False
+        seat.consecutive_timeouts = 0
+        seat.save(update_fields=["auto_play", "consecutive_timeouts"])
+        notify_room(room.pk)
+        return seat
+
+    return _with_retries(run)
+
+
+def seat_connection(*, room_id: int, user: Any, delta: int) -> None:
+    """Count a player's open sockets (+1 on connect, -1 on disconnect); ``connected`` is shown to
+    the others. A disconnected seat is simply played by its deadline (brief, issue 5)."""
+
+    def run() -> None:
+        seat = Seat.objects.select_for_update().filter(room_id=room_id, user=user).first()
+        if seat is None:
+            return
+        seat.connections = max(0, seat.connections + delta)
+        seat.connected = seat.connections > 0
+        seat.save(update_fields=["connections", "connected"])
+        notify_room(room_id)
+
+    _with_retries(run)
+
+
+def _end_match(room: Room, *, reason: str) -> None:
+    match = Match.objects.filter(room=room, status=Match.Status.PLAYING).first()
+    if match is None:
+        return
+    now = timezone.now()
+    Round.objects.filter(match=match, status=Round.Status.PLAYING).update(
+        status=Round.Status.ABORTED, deadline=None, ended_at=now
+    )
+    match.status = Match.Status.FINISHED
+    match.ended_at = now
+    match.end_reason = reason
+    match.save(update_fields=["status", "ended_at", "end_reason"])
+    Seat.objects.filter(room=room, is_bot=False).update(ready=False)
+    room.status = Room.Status.OPEN
+    room.save(update_fields=["status"])
+
+
+# --- matches and rounds ---------------------------------------------------------------------
+
+
+def _seats_by_index(room: Room) -> dict[int, Seat]:
+    return {seat.index: seat for seat in Seat.objects.filter(room=room)}
+
+
+def _start_if_ready(room: Room) -> Round | None:
+    """Start a match, or its next round, when all four seats are ready (the room is locked)."""
+    seats = _seats_by_index(room)
+    if len(seats) < 4 or not all(seat.ready for seat in seats.values()):
+        return None
+    match = Match.objects.filter(room=room, status=Match.Status.PLAYING).first()
+    if match is None:
+        match = Match.objects.create(
+            room=room,
+            variant=room.variant,
+            options=room.options,
+            players=[seats[i].user_id for i in range(4)],
+        )
+        # The first dealer of a table is drawn at random (spec README, item 1); seat 0 deals
+        # first under the test-only fixed seed.
+        fixed = settings.TESTING and getattr(settings, "TABLES_FIXED_SEED", None)
+        dealer, number = (0 if fixed else secrets.randbelow(4)), 1
+    else:
+        last = match.rounds.order_by("-number").first()
+        if last is not None and last.status == Round.Status.PLAYING:
+            return None
+        dealer = int(last.result["next_dealer"]) if last and last.result else 0
+        number = (last.number + 1) if last else 1
+    Seat.objects.filter(room=room, is_bot=False).update(ready=False)
+    room.status = Room.Status.PLAYING
+    room.save(update_fields=["status"])
+    return round_start(match=match, number=number, dealer=dealer, seed=None)
+
+
+def round_start(*, match: Match, number: int, dealer: int, seed: bytes | None) -> Round:
+    """Deal a round: a fresh secret seed (``secrets``), the engine's deal, its events stored.
+
+    ``seed`` is only given by tests; a live table always draws it from the operating system's
+    CSPRNG. The test-only setting ``TABLES_FIXED_SEED`` (hex, honoured only when ``TESTING``)
+    makes browser tests reproducible.
+    """
+    room = match.room
+    if seed is None:
+        fixed = getattr(settings, "TABLES_FIXED_SEED", None) if settings.TESTING else None
+        seed = bytes.fromhex(fixed) if isinstance(fixed, str) else secrets.token_bytes(32)
+    state, events = gameplay.new_round(
+        variant=match.variant, options=match.options, seed=seed, dealer=dealer
+    )
+    rnd = Round(
+        match=match,
+        number=number,
+        dealer=dealer,
+        seed=seed.hex(),
+        commitment=str(state.commitment),
+        version=state.version,
+        actions=[],
+    )
+    seats = _seats_by_index(room)
+    _record(rnd, room, seats, state, events, previous=None)
+    rnd.save()
+    _store_events(rnd, events, first_seq=1)
+    gameplay.cache_put(rnd.pk, state)
+    notify_room(room.pk)
+    _schedule_after_commit(rnd, room, seats)
+    return rnd
+
+
+def _record(
+    rnd: Round,
+    room: Room,
+    seats: Mapping[int, Seat],
+    state: Any,
+    events: list[Any],
+    *,
+    previous: Any,
+) -> None:
+    """Copy the new state's facts onto the round row (not saved here)."""
+    rnd.version = state.version
+    rnd.last_seq = rnd.last_seq + len(events)
+    rnd.state = gameplay.public_snapshot(state)
+    if gameplay.is_ended(state):
+        rnd.status = Round.Status.ENDED
+        rnd.result = gameplay.result_json(state)
+        rnd.deadline = None
+        rnd.ended_at = timezone.now()
+        return
+    if previous is None or gameplay.decision_key(previous) != gameplay.decision_key(state):
+        rnd.decision_version = state.version
+        timeout = (
+            room.turn_timeout_s if gameplay.phase_kind(state) == "turn" else room.claim_timeout_s
+        )
+        rnd.deadline = timezone.now() + timedelta(seconds=timeout)
+
+
+def _store_events(rnd: Round, events: Iterable[Any], *, first_seq: int) -> None:
+    RoundEvent.objects.bulk_create(
+        RoundEvent(
+            round=rnd,
+            seq=first_seq + i,
+            kind=str(event.kind),
+            payload=gameplay.event_json(event),
+            views=gameplay.event_views(event),
+        )
+        for i, event in enumerate(events)
+    )
+
+
+def load_state(rnd: Round) -> Any:
+    """The engine state of a round at its stored version (cached, else replayed from the seed)."""
+    match = rnd.match
+    return gameplay.state_at(
+        round_id=rnd.pk,
+        version=rnd.version,
+        variant=match.variant,
+        options=match.options,
+        seed=bytes.fromhex(rnd.seed),
+        dealer=rnd.dealer,
+        actions=rnd.actions,
+    )
+
+
+@dataclass
+class _Step:
+    seat: int
+    action: Any
+    source: str  # "player", "timeout" or "auto"
+
+
+@dataclass
+class _Progress:
+    state: Any
+    events: list[Any] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _commit_steps(rnd: Round, start: Any, steps: list[_Step], progress: _Progress) -> None:
+    """Write the state reached by ``steps`` (already applied into ``progress``) with a version
+    compare-and-set, append the events with consecutive ``seq``, update the seats' timeout
+    counters and arrange everything that must happen after the commit."""
+    room = rnd.match.room
+    seats = _seats_by_index(room)
+    old_version, first_seq = rnd.version, rnd.last_seq + 1
+    rnd.actions = [*rnd.actions, *progress.actions]
+    _record(rnd, room, seats, progress.state, progress.events, previous=start)
+    written = Round.objects.filter(pk=rnd.pk, version=old_version).update(
+        version=rnd.version,
+        last_seq=rnd.last_seq,
+        actions=rnd.actions,
+        state=rnd.state,
+        status=rnd.status,
+        result=rnd.result,
+        deadline=rnd.deadline,
+        decision_version=rnd.decision_version,
+        ended_at=rnd.ended_at,
+    )
+    if written != 1:
+        raise VersionConflict(f"round {rnd.pk} is no longer at version {old_version}")
+    _store_events(rnd, progress.events, first_seq=first_seq)
+    _update_seat_clocks(seats, steps)
+    gameplay.cache_put(rnd.pk, progress.state)
+    notify_room(room.pk)
+    if rnd.status == Round.Status.ENDED:
+        _after_round(rnd, room)
+    else:
+        _schedule_after_commit(rnd, room, seats)
+
+
+def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> None:
+    for step in steps:
+        seat = seats.get(step.seat)
+        if seat is None or seat.is_bot:
+            continue
+        if step.source == "player":
+            if seat.consecutive_timeouts:
+                seat.consecutive_timeouts = 0
+                seat.save(update_fields=["consecutive_timeouts"])
+        elif step.source == "timeout":
+            seat.consecutive_timeouts += 1
+            if seat.consecutive_timeouts >= AUTO_PLAY_AFTER_TIMEOUTS:
+                seat.auto_play = True
+            seat.save(update_fields=["consecutive_timeouts", "auto_play"])
+
+
+def _after_round(rnd: Round, room: Room) -> None:
+    """A round ended: humans must press ready for the next one; ``round_finished`` is sent after
+    the commit for the settlement ledgers (another issue)."""
+    Seat.objects.filter(room=room, is_bot=False).update(ready=False)
+    transaction.on_commit(lambda: round_finished.send(sender=Round, round=rnd))
+
+
+def _apply_steps(state: Any, steps: list[_Step], progress: _Progress) -> None:
+    for step in steps:
+        progress.state, events = gameplay.apply(progress.state, step.action)
+        progress.events.extend(events)
+        progress.actions.append(gameplay.action_json(step.action))
+
+
+Chooser = Callable[[Any, int], Any]
+
+
+def _play_for(
+    state: Any, choosers: Mapping[int, tuple[Chooser, str]], progress: _Progress
+) -> list[_Step]:
+    """Let each seat in ``choosers`` that still has to decide act, one after the other, each on
+    the state the previous one left (the first answer may close a claim window for the rest)."""
+    steps: list[_Step] = []
+    for seat, (choose, source) in choosers.items():
+        if seat not in gameplay.deciders(progress.state):
+            continue
+        step = _Step(seat=seat, action=choose(progress.state, seat), source=source)
+        _apply_steps(progress.state, [step], progress)
+        steps.append(step)
+    return steps
+
+
+def _lock_round(round_id: int) -> Round:
+    # The row lock serialises every writer of this round: two browsers claiming the same discard
+    # (win vs pong) are applied one after the other, each on the state the other left, and the
+    # engine's claim window then picks the winner by priority, never by arrival order.
+    return Round.objects.select_for_update().select_related("match__room").get(pk=round_id)
+
+
+def round_apply_action(
+    *,
+    round_id: int,
+    seat: int,
+    action_json: object,
+    client_action_id: str,
+    expected_version: int | None = None,
+) -> ActionOutcome:
+    """Apply a player's action: the one door through which a human changes a round.
+
+    Checks, in order: a retried ``client_action_id`` returns its first outcome and changes
+    nothing; the round is still in play; the action parses and is the connection's own seat's;
+    ``expected_version`` (when the client sends it) is not older than the current decision (a
+    stale click); the action is in the engine's ``legal_actions``. Refusals are recorded too.
+    """
+
+    def run() -> ActionOutcome:
+        rnd = _lock_round(round_id)
+        earlier = ActionRecord.objects.filter(
+            round=rnd, seat=seat, client_action_id=client_action_id
+        ).first()
+        if earlier is not None:
+            return ActionOutcome.from_json(earlier.outcome, duplicate=True)
+        outcome = _decide(rnd, seat, action_json, expected_version)
+        ActionRecord.objects.create(
+            round=rnd,
+            seat=seat,
+            client_action_id=client_action_id,
+            action=action_json if isinstance(action_json, dict) else {"raw": repr(action_json)},
+            outcome=outcome.to_json(),
+        )
+        return outcome
+
+    return _with_retries(run)
+
+
+def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
+    return ActionOutcome(
+        ok=False, version=rnd.version, seq=rnd.last_seq, code=code, message=message
+    )
+
+
+def _decide(
+    rnd: Round, seat: int, action_json: object, expected_version: int | None
+) -> ActionOutcome:
+    if rnd.status != Round.Status.PLAYING:
+        return _refuse(rnd, "round_over", "the round is over")
+    try:
+        action = gameplay.parse_action(action_json, seat)
+    except gameplay.BadAction as exc:
+        return _refuse(rnd, "bad_action", str(exc))
+    if expected_version is not None and expected_version < rnd.decision_version:
+        return _refuse(rnd, "stale", "the table moved on; this click was for an earlier decision")
+    state = load_state(rnd)
+    if action not in gameplay.legal_actions(state, seat):
+        return _refuse(rnd, "illegal", gameplay.why_illegal(state, action))
+    progress = _Progress(state=state)
+    steps = [_Step(seat=seat, action=action, source="player")]
+    _apply_steps(state, steps, progress)
+    _commit_steps(rnd, state, steps, progress)
+    return ActionOutcome(ok=True, version=rnd.version, seq=rnd.last_seq)
+
+
+def round_timeout(*, round_id: int, decision_version: int, now: datetime | None = None) -> bool:
+    """The clock of a decision ran out: every seat still to decide gets its default action.
+
+    Idempotent: does nothing unless the round is still in play at the same decision and its
+    deadline has passed (a late or duplicated task, or the sweeper racing the task, is harmless).
+    """
+
+    def run() -> bool:
+        rnd = _lock_round(round_id)
+        moment = now or timezone.now()
+        if rnd.status != Round.Status.PLAYING or rnd.decision_version != decision_version:
+            return False
+        if rnd.deadline is None or rnd.deadline > moment:
+            return False
+        state = load_state(rnd)
+        progress = _Progress(state=state)
+        choosers = {s: (gameplay.default_action, "timeout") for s in gameplay.deciders(state)}
+        steps = _play_for(state, choosers, progress)
+        if not steps:
+            return False
+        _commit_steps(rnd, state, steps, progress)
+        return True
+
+    return _with_retries(run)
+
+
+def round_autoplay(*, round_id: int, version: int) -> bool:
+    """Bots and 托管 seats that must decide at ``version`` act now (idempotent like timeouts)."""
+    from tables import bots
+
+    def run() -> bool:
+        rnd = _lock_round(round_id)
+        if rnd.status != Round.Status.PLAYING or rnd.version != version:
+            return False
+        seats = _seats_by_index(rnd.match.room)
+        state = load_state(rnd)
+        choosers: dict[int, tuple[Chooser, str]] = {}
+        for s in gameplay.deciders(state):
+            seat = seats.get(s)
+            if seat is not None and seat.is_bot:
+                choosers[s] = (bots.choose_action, "auto")
+            elif seat is not None and seat.auto_play:
+                choosers[s] = (gameplay.auto_play_action, "auto")
+        progress = _Progress(state=state)
+        steps = _play_for(state, choosers, progress)
+        if not steps:
+            return False
+        _commit_steps(rnd, state, steps, progress)
+        return True
+
+    return _with_retries(run)
+
+
+def sweep_overdue(*, now: datetime | None = None, grace_s: float = 2.0) -> list[int]:
+    """The beat task's body: time out every decision whose deadline passed ``grace_s`` ago (its
+    own task was lost, e.g. a worker restart) and nudge bots whose auto-play task was lost."""
+    moment = now or timezone.now()
+    overdue = list(
+        Round.objects.filter(
+            status=Round.Status.PLAYING, deadline__lt=moment - timedelta(seconds=grace_s)
+        ).values_list("pk", "decision_version")
+    )
+    done = []
+    for round_id, decision_version in overdue:
+        if round_timeout(round_id=round_id, decision_version=decision_version, now=moment):
+            done.append(round_id)
+    return done

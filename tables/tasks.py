@@ -1,0 +1,29 @@
+"""Celery tasks of the live tables: decision deadlines, bots / 托管, and the overdue sweeper.
+
+Each task only calls a service that re-checks everything under the round's row lock, so running a
+task late, twice, or after the sweeper already acted changes nothing (idempotent by version).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tables import services
+
+
+@shared_task(name="tables.round_deadline", ignore_result=True)
+def round_deadline(round_id: int, decision_version: int) -> bool:
+    """The clock of decision ``decision_version`` of a round ran out: default actions."""
+    return services.round_timeout(round_id=round_id, decision_version=decision_version)
+
+
+@shared_task(name="tables.round_autoplay", ignore_result=True)
+def round_autoplay(round_id: int, version: int) -> bool:
+    """Bots and 托管 seats that must decide at ``version`` act."""
+    return services.round_autoplay(round_id=round_id, version=version)
+
+
+@shared_task(name="tables.sweep_overdue", ignore_result=True)
+def sweep_overdue() -> list[int]:
+    """Beat: time out decisions whose own deadline task was lost (worker restart, broker hiccup)."""
+    return services.sweep_overdue()

@@ -1,0 +1,158 @@
+"""Lobby and table pages. Seat changes are plain POSTs (they work without JavaScript); the game
+itself runs over the websocket (``tables.consumers``) in ``static/tables/table.js``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.codes import normalize_code
+from accounts.models import Membership
+from tables import selectors, services
+from tables.forms import JoinRoomForm, RoomForm
+from tables.models import Room
+
+
+def _player(request: HttpRequest) -> Any:
+    """The signed-in player (the views are all ``login_required``)."""
+    return request.user
+
+
+def _room_for(request: HttpRequest, room_id: int) -> Room:
+    """A room of one of the player's clubs (404 otherwise: rooms of other clubs do not exist)."""
+    room = get_object_or_404(Room.objects.select_related("club"), pk=room_id)
+    if not Membership.objects.filter(
+        club=room.club, user=_player(request), status=Membership.Status.ACTIVE
+    ).exists():
+        raise Http404("no such room")
+    return room
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    """大厅: the rooms of my clubs with a free seat (or my seat), a room to open, a code to join."""
+    rooms = [
+        room
+        for room in selectors.rooms_for_lobby(request.user)
+        if getattr(room, "seated", 0) < 4 or room.seats.filter(user=_player(request)).exists()
+    ]
+    return render(
+        request,
+        "tables/lobby.html",
+        {"rooms": rooms, "join_form": JoinRoomForm(), "create_form": RoomForm(user=request.user)},
+    )
+
+
+@login_required
+def room_create(request: HttpRequest) -> HttpResponse:
+    form = RoomForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        room = form.save(commit=False)
+        try:
+            room = services.room_create(
+                user=request.user,
+                club=room.club,
+                name=room.name,
+                variant=room.variant,
+                base_stake=room.base_stake,
+                turn_timeout_s=room.turn_timeout_s,
+                claim_timeout_s=room.claim_timeout_s,
+                allow_spectators=room.allow_spectators,
+                allow_bots=room.allow_bots,
+            )
+        except services.TableError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("tables:room", room_id=room.pk)
+    return render(request, "tables/create.html", {"form": form})
+
+
+@login_required
+@require_POST
+def room_join(request: HttpRequest) -> HttpResponse:
+    form = JoinRoomForm(request.POST)
+    if form.is_valid():
+        room = Room.objects.filter(invite_code=normalize_code(form.cleaned_data["code"])).first()
+        if (
+            room is not None
+            and Membership.objects.filter(
+                club=room.club, user=_player(request), status=Membership.Status.ACTIVE
+            ).exists()
+        ):
+            return redirect("tables:room", room_id=room.pk)
+    messages.error(request, _("没有这个房间，或它不在你的亲友圈里。"))
+    return redirect("tables:lobby")
+
+
+@login_required
+def room(request: HttpRequest, room_id: int) -> HttpResponse:
+    """牌桌: the seats, and the live table (rendered by JavaScript from the websocket)."""
+    the_room = _room_for(request, room_id)
+    return render(
+        request,
+        "tables/table.html",
+        {
+            "room": the_room,
+            "my_seat": selectors.seat_of(the_room.pk, request.user),
+            "table": selectors.table_message(the_room, request.user.pk),
+        },
+    )
+
+
+def _seat_post(request: HttpRequest, room_id: int, what: str) -> HttpResponse:
+    the_room = _room_for(request, room_id)
+    try:
+        if what == "sit":
+            raw = request.POST.get("index", "")
+            services.seat_take(
+                room=the_room, user=request.user, index=int(raw) if raw.isdigit() else None
+            )
+        elif what == "leave":
+            services.seat_leave(room=the_room, user=request.user)
+        elif what == "ready":
+            services.seat_set_ready(
+                room=the_room, user=request.user, ready=request.POST.get("ready", "1") == "1"
+            )
+        elif what == "bots":
+            services.seats_fill_with_bots(room=the_room, user=request.user)
+        elif what == "back":
+            services.seat_back(room=the_room, user=request.user)
+    except services.TableError as exc:
+        messages.error(request, str(exc))
+    return redirect("tables:room", room_id=the_room.pk)
+
+
+@login_required
+@require_POST
+def seat_sit(request: HttpRequest, room_id: int) -> HttpResponse:
+    return _seat_post(request, room_id, "sit")
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
+    return _seat_post(request, room_id, "leave")
+
+
+@login_required
+@require_POST
+def seat_ready(request: HttpRequest, room_id: int) -> HttpResponse:
+    return _seat_post(request, room_id, "ready")
+
+
+@login_required
+@require_POST
+def seat_bots(request: HttpRequest, room_id: int) -> HttpResponse:
+    return _seat_post(request, room_id, "bots")
+
+
+@login_required
+@require_POST
+def seat_back(request: HttpRequest, room_id: int) -> HttpResponse:
+    return _seat_post(request, room_id, "back")

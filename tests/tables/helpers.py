@@ -1,0 +1,50 @@
+"""Helpers shared by the table tests: read a round's state, pick moves, walk JSON."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from tables import gameplay, services
+from tables.models import Round
+
+_ids = itertools.count(1)
+
+
+def fresh(rnd: Round) -> Round:
+    return Round.objects.select_related("match__room").get(pk=rnd.pk)
+
+
+def state_of(rnd: Round) -> Any:
+    return services.load_state(fresh(rnd))
+
+
+def decider(rnd: Round) -> int:
+    return gameplay.deciders(state_of(rnd))[0]
+
+
+def act(rnd: Round, seat: int, action: dict[str, Any], cid: str | None = None) -> Any:
+    return services.round_apply_action(
+        round_id=rnd.pk,
+        seat=seat,
+        action_json=action,
+        client_action_id=cid or f"c{next(_ids)}",
+    )
+
+
+def first_legal(rnd: Round, seat: int) -> dict[str, Any]:
+    return gameplay.action_json(gameplay.legal_actions(state_of(rnd), seat)[0])
+
+
+def walk(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
+    """Every (path, leaf-or-key) in a JSON value, keys included, for structural leak checks."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield f"{path}.{key}", key
+            yield from walk(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from walk(item, f"{path}[{i}]")
+    else:
+        yield path, value

@@ -1,0 +1,209 @@
+"""The one service that changes a round, and the seat/match services around it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from tables import gameplay, services
+from tables.models import ActionRecord, Match, Round, RoundEvent, Seat
+from tables.signals import round_finished
+from tests.tables.helpers import act, decider, first_legal, fresh, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def _seqs(rnd: Round) -> list[int]:
+    return list(RoundEvent.objects.filter(round=rnd).order_by("seq").values_list("seq", flat=True))
+
+
+def test_four_ready_players_start_a_match_with_a_committed_secret_seed(playing: Round) -> None:
+    assert playing.match.status == Match.Status.PLAYING
+    assert playing.number == 1 and playing.status == Round.Status.PLAYING
+    assert len(playing.seed) == 64 and len(playing.commitment) == 64
+    assert playing.commitment == state_of(playing).commitment
+    assert _seqs(playing) == list(range(1, playing.last_seq + 1))
+    assert playing.deadline is not None
+    assert not Seat.objects.filter(room=playing.match.room, ready=True).exists()
+
+
+def test_a_match_does_not_start_until_all_four_are_ready(seated: Any, players: list[Any]) -> None:
+    for user in players[:3]:
+        services.seat_set_ready(room=seated, user=user)
+    assert not Match.objects.filter(room=seated).exists()
+
+
+def test_a_legal_action_appends_events_with_consecutive_seq(playing: Round) -> None:
+    seat = decider(playing)
+    before = fresh(playing)
+    outcome = act(playing, seat, first_legal(playing, seat))
+    after = fresh(playing)
+    assert outcome.ok and outcome.version == after.version == before.version + 1
+    assert after.last_seq > before.last_seq
+    assert _seqs(after) == list(range(1, after.last_seq + 1))
+    assert len(after.actions) == 1
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(playing: Round) -> None:
+    seat = decider(playing)
+    other = (seat + 1) % 4
+    before = fresh(playing)
+    held = gameplay.seat_view(state_of(playing), other)["seats"][other]["concealed"][0]
+    outcome = act(playing, other, {"kind": "discard", "tile": held})
+    after = fresh(playing)
+    assert not outcome.ok and outcome.code == "illegal"
+    assert (after.version, after.last_seq, after.actions) == (
+        before.version,
+        before.last_seq,
+        before.actions,
+    )
+
+
+def test_a_retried_client_action_id_returns_the_first_outcome_and_changes_nothing(
+    playing: Round,
+) -> None:
+    seat = decider(playing)
+    action = first_legal(playing, seat)
+    first = act(playing, seat, action, cid="same-id")
+    middle = fresh(playing)
+    again = act(playing, seat, action, cid="same-id")
+    assert first.ok and again.ok and again.duplicate
+    assert (again.version, again.seq) == (first.version, first.seq)
+    assert fresh(playing).version == middle.version
+    assert ActionRecord.objects.filter(round=playing, client_action_id="same-id").count() == 1
+
+
+def test_an_action_naming_another_seat_is_refused_as_forged(playing: Round) -> None:
+    seat = decider(playing)
+    action = {**first_legal(playing, seat), "seat": (seat + 1) % 4}
+    outcome = act(playing, seat, action)
+    assert not outcome.ok and outcome.code == "bad_action"
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [{"kind": "teleport"}, {"kind": "discard", "tile": "9x"}, {"kind": "discard"}, "discard"],
+)
+def test_malformed_actions_are_refused(playing: Round, garbage: Any) -> None:
+    outcome = act(playing, decider(playing), garbage)
+    assert not outcome.ok and outcome.code == "bad_action"
+    assert fresh(playing).version == playing.version
+
+
+def test_a_click_for_an_earlier_decision_is_refused_as_stale(playing: Round) -> None:
+    seat = decider(playing)
+    act(playing, seat, first_legal(playing, seat))
+    nxt = fresh(playing)
+    seat2 = decider(nxt)
+    outcome = services.round_apply_action(
+        round_id=nxt.pk,
+        seat=seat2,
+        action_json=first_legal(nxt, seat2),
+        client_action_id="late",
+        expected_version=nxt.decision_version - 1,
+    )
+    assert not outcome.ok and outcome.code == "stale"
+
+
+def test_the_state_replayed_from_the_seed_equals_the_live_state(playing: Round) -> None:
+    for _ in range(12):
+        seat = decider(playing)
+        assert act(playing, seat, first_legal(playing, seat)).ok
+    live = state_of(playing)
+    gameplay._cache.clear()
+    assert state_of(playing) == live
+
+
+def _play_out(rnd: Round) -> Round:
+    """Play a round to its end, every decision as a timeout would take it."""
+    for _ in range(600):
+        rnd = fresh(rnd)
+        if rnd.status != Round.Status.PLAYING:
+            return rnd
+        state = state_of(rnd)
+        for seat in gameplay.deciders(state):
+            action = gameplay.action_json(gameplay.default_action(state_of(rnd), seat))
+            if seat in gameplay.deciders(state_of(rnd)):
+                assert act(rnd, seat, action).ok
+    raise AssertionError("the round did not end")
+
+
+def test_a_finished_round_stores_its_result_and_sends_round_finished(
+    playing: Round, players: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    heard: list[Round] = []
+
+    def listener(sender: Any, round: Round, **kwargs: Any) -> None:
+        heard.append(round)
+
+    round_finished.connect(listener)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            ended = _play_out(playing)
+    finally:
+        round_finished.disconnect(listener)
+    assert ended.status == Round.Status.ENDED and ended.deadline is None
+    assert ended.result is not None and sum(ended.result["nets"]) == 0
+    assert [r.pk for r in heard] == [ended.pk]
+    # The next round starts when the four press ready again, dealt by the engine's next dealer.
+    for user in players:
+        services.seat_set_ready(room=ended.match.room, user=user)
+    second = Round.objects.get(match=ended.match, number=2)
+    assert second.dealer == ended.result["next_dealer"]
+
+
+def test_an_action_after_the_end_is_refused(playing: Round) -> None:
+    ended = _play_out(playing)
+    outcome = act(ended, 0, {"kind": "pass"})
+    assert not outcome.ok and outcome.code == "round_over"
+
+
+def test_leaving_during_a_match_ends_it(playing: Round, players: list[Any]) -> None:
+    services.seat_leave(room=playing.match.room, user=players[2])
+    assert fresh(playing).status == Round.Status.ABORTED
+    match = Match.objects.get(pk=playing.match_id)
+    assert match.status == Match.Status.FINISHED and match.end_reason == "player_left"
+
+
+def test_a_player_holds_one_seat_per_table(seated: Any, players: list[Any]) -> None:
+    with pytest.raises(services.TableError) as taken:
+        services.seat_take(room=seated, user=players[0], index=1)
+    assert taken.value.code == "already_seated"
+    assert Seat.objects.filter(room=seated, user=players[0]).count() == 1
+
+
+def test_a_taken_seat_cannot_be_taken_again(room: Any, players: list[Any]) -> None:
+    services.seat_take(room=room, user=players[0], index=2)
+    with pytest.raises(services.TableError) as taken:
+        services.seat_take(room=room, user=players[1], index=2)
+    assert taken.value.code == "seat_taken"
+
+
+def test_a_stranger_cannot_sit(room: Any, make_user: Any) -> None:
+    with pytest.raises(services.TableError) as refused:
+        services.seat_take(room=room, user=make_user("stranger"))
+    assert refused.value.code == "not_member"
+
+
+def test_bots_fill_the_empty_seats_and_a_match_starts(room: Any, players: list[Any]) -> None:
+    services.seat_take(room=room, user=players[0])
+    services.seats_fill_with_bots(room=room, user=players[0])
+    services.seat_set_ready(room=room, user=players[0])
+    rnd = Round.objects.get(match__room=room)
+    for _ in range(400):
+        rnd = fresh(rnd)
+        if rnd.status != Round.Status.PLAYING:
+            break
+        seats = gameplay.deciders(state_of(rnd))
+        if 0 in seats:
+            services.round_timeout(
+                round_id=rnd.pk,
+                decision_version=rnd.decision_version,
+                now=timezone.now() + timedelta(hours=1),
+            )
+        else:
+            assert services.round_autoplay(round_id=rnd.pk, version=rnd.version)
+    assert fresh(rnd).status == Round.Status.ENDED

@@ -1,0 +1,123 @@
+"""Deadlines (Celery tasks) and the overdue sweeper: idempotent by decision version."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from tables import gameplay, services, tasks
+from tables.models import Round, Seat
+from tests.tables.helpers import act, decider, first_legal, fresh, state_of
+
+pytestmark = pytest.mark.django_db
+
+LATER = timedelta(seconds=60)
+
+
+def _timeout(rnd: Round, *, at: Any = None, version: int | None = None) -> bool:
+    rnd = fresh(rnd)
+    return services.round_timeout(
+        round_id=rnd.pk,
+        decision_version=rnd.decision_version if version is None else version,
+        now=at or timezone.now() + LATER,
+    )
+
+
+def test_the_deadline_follows_the_room_timeouts(playing: Round) -> None:
+    room = playing.match.room
+    left = (playing.deadline - timezone.now()).total_seconds()
+    assert room.turn_timeout_s - 2 < left <= room.turn_timeout_s
+
+
+def test_nothing_happens_before_the_deadline(playing: Round) -> None:
+    assert not _timeout(playing, at=timezone.now())
+    assert fresh(playing).version == playing.version
+
+
+def test_a_turn_timeout_discards_the_drawn_tile(playing: Round) -> None:
+    seat = decider(playing)
+    drawn = state_of(playing).seats[seat].drawn
+    assert _timeout(playing)
+    discards = gameplay.seat_view(state_of(playing), None)["seats"][seat]["discards"]
+    from rules.tiles import tile_name
+
+    assert discards[-1]["tile"] == tile_name(drawn)
+    assert Seat.objects.get(room=playing.match.room, index=seat).consecutive_timeouts == 1
+
+
+def test_a_late_task_for_an_old_decision_changes_nothing(playing: Round) -> None:
+    old = playing.decision_version
+    seat = decider(playing)
+    assert act(playing, seat, first_legal(playing, seat)).ok
+    moved = fresh(playing)
+    assert not _timeout(playing, version=old)
+    assert fresh(playing).version == moved.version
+
+
+def test_the_same_timeout_twice_applies_once(playing: Round) -> None:
+    version = playing.decision_version
+    assert _timeout(playing, version=version)
+    after = fresh(playing)
+    assert not _timeout(playing, version=version)
+    assert fresh(playing).version == after.version
+
+
+def _seat_timeouts(rnd: Round, seat: int) -> int:
+    return Seat.objects.get(room=rnd.match.room, index=seat).consecutive_timeouts
+
+
+def test_two_timeouts_in_a_row_put_a_seat_in_auto_play_until_it_comes_back(
+    playing: Round, players: list[Any]
+) -> None:
+    dealer = decider(playing)
+    for _ in range(200):
+        rnd = fresh(playing)
+        if _seat_timeouts(rnd, dealer) >= 2 or rnd.status != Round.Status.PLAYING:
+            break
+        if dealer in gameplay.deciders(state_of(rnd)):
+            assert _timeout(rnd)
+        else:
+            for seat in gameplay.deciders(state_of(rnd)):
+                if seat in gameplay.deciders(state_of(rnd)):
+                    act(rnd, seat, gameplay.action_json(gameplay.default_action(state_of(rnd), seat)))
+    seat = Seat.objects.get(room=playing.match.room, index=dealer)
+    assert seat.auto_play and seat.consecutive_timeouts == 2
+    services.seat_back(room=playing.match.room, user=players[dealer])
+    seat.refresh_from_db()
+    assert not seat.auto_play and seat.consecutive_timeouts == 0
+
+
+def test_a_players_own_move_resets_the_timeout_count(playing: Round) -> None:
+    dealer = decider(playing)
+    assert _timeout(playing)
+    assert _seat_timeouts(playing, dealer) == 1
+    for _ in range(200):
+        rnd = fresh(playing)
+        deciders = gameplay.deciders(state_of(rnd))
+        if dealer in deciders:
+            assert act(rnd, dealer, first_legal(rnd, dealer)).ok
+            break
+        for seat in deciders:
+            if seat in gameplay.deciders(state_of(rnd)):
+                act(rnd, seat, gameplay.action_json(gameplay.default_action(state_of(rnd), seat)))
+    assert _seat_timeouts(playing, dealer) == 0
+
+
+def test_the_sweeper_times_out_overdue_decisions_only(playing: Round) -> None:
+    assert services.sweep_overdue(now=timezone.now()) == []
+    assert services.sweep_overdue(now=timezone.now() + LATER) == [playing.pk]
+    assert fresh(playing).version == playing.version + 1
+
+
+def test_the_celery_task_calls_the_timeout_service(playing: Round) -> None:
+    Round.objects.filter(pk=playing.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert tasks.round_deadline.apply(args=(playing.pk, playing.decision_version)).get()
+    assert not tasks.round_deadline.apply(args=(playing.pk, playing.decision_version)).get()
+
+
+def test_the_beat_schedule_runs_the_sweeper(settings: Any) -> None:
+    entries = [e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()]
+    assert "tables.sweep_overdue" in entries
