@@ -11,7 +11,9 @@ from typing import Any, ClassVar
 from rules.hand import Meld, Transfer
 from rules.tiles import Tile, tile_name
 
-_TILE_FIELDS = frozenset({"tile", "tiles", "wall", "hands", "dealt", "waits"})
+_TILE_FIELDS = frozenset(
+    {"tile", "tiles", "wall", "hands", "dealt", "waits", "round_wind", "treasure"}
+)
 
 
 def meld_json(meld: Meld) -> dict[str, Any]:

@@ -176,6 +176,11 @@ class Variant:
         )
         return win_context(state, seat, tile=me.drawn, win_by=win_by, concealed=me.concealed)
 
+    def seat_view_extra(self, state: RoundState, seat: int, *, shown: bool) -> dict[str, Any]:
+        """Variant fields of a seat's public view (``shown``: the viewer may see its concealed
+        tiles), e.g. Li-Si's standing tiles (立牌) as their own group."""
+        return {}
+
     # --- variant actions ------------------------------------------------------------------------
 
     def apply_action(self, state: RoundState, action: Action, out: list[Event]) -> RoundState:
