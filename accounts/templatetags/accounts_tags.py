@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from accounts.admin_site import may_enter_admin
 from accounts.models import Membership, User, default_avatar_colour, initials_of
 from accounts.selectors import memberships_of_user
 
@@ -25,6 +26,12 @@ def avatar(user: User, size: str = "") -> SafeString:
         user.public_name,
         initials_of(user.public_name),
     )
+
+
+@register.simple_tag(name="may_enter_admin")
+def may_enter_admin_tag(user: User) -> bool:
+    """Whether to show the admin link: staff, or owner/admin of a club."""
+    return may_enter_admin(user)
 
 
 @register.simple_tag
