@@ -22,8 +22,10 @@ def _seqs(rnd: Round) -> list[int]:
 
 def test_four_ready_players_start_a_match_with_a_committed_secret_seed(playing: Round) -> None:
     assert playing.match.status == Match.Status.PLAYING
-    assert playing.number == 1 and playing.status == Round.Status.PLAYING
-    assert len(playing.seed) == 64 and len(playing.commitment) == 64
+    assert playing.number == 1
+    assert playing.status == Round.Status.PLAYING
+    assert len(playing.seed) == 64
+    assert len(playing.commitment) == 64
     assert playing.commitment == state_of(playing).commitment
     assert _seqs(playing) == list(range(1, playing.last_seq + 1))
     assert playing.deadline is not None
@@ -41,7 +43,8 @@ def test_a_legal_action_appends_events_with_consecutive_seq(playing: Round) -> N
     before = fresh(playing)
     outcome = act(playing, seat, first_legal(playing, seat))
     after = fresh(playing)
-    assert outcome.ok and outcome.version == after.version == before.version + 1
+    assert outcome.ok
+    assert outcome.version == after.version == before.version + 1
     assert after.last_seq > before.last_seq
     assert _seqs(after) == list(range(1, after.last_seq + 1))
     assert len(after.actions) == 1
@@ -54,7 +57,8 @@ def test_an_illegal_action_is_refused_and_changes_nothing(playing: Round) -> Non
     held = gameplay.seat_view(state_of(playing), other)["seats"][other]["concealed"][0]
     outcome = act(playing, other, {"kind": "discard", "tile": held})
     after = fresh(playing)
-    assert not outcome.ok and outcome.code == "illegal"
+    assert not outcome.ok
+    assert outcome.code == "illegal"
     assert (after.version, after.last_seq, after.actions) == (
         before.version,
         before.last_seq,
@@ -70,7 +74,9 @@ def test_a_retried_client_action_id_returns_the_first_outcome_and_changes_nothin
     first = act(playing, seat, action, cid="same-id")
     middle = fresh(playing)
     again = act(playing, seat, action, cid="same-id")
-    assert first.ok and again.ok and again.duplicate
+    assert first.ok
+    assert again.ok
+    assert again.duplicate
     assert (again.version, again.seq) == (first.version, first.seq)
     assert fresh(playing).version == middle.version
     assert ActionRecord.objects.filter(round=playing, client_action_id="same-id").count() == 1
@@ -80,7 +86,8 @@ def test_an_action_naming_another_seat_is_refused_as_forged(playing: Round) -> N
     seat = decider(playing)
     action = {**first_legal(playing, seat), "seat": (seat + 1) % 4}
     outcome = act(playing, seat, action)
-    assert not outcome.ok and outcome.code == "bad_action"
+    assert not outcome.ok
+    assert outcome.code == "bad_action"
 
 
 @pytest.mark.parametrize(
@@ -89,7 +96,8 @@ def test_an_action_naming_another_seat_is_refused_as_forged(playing: Round) -> N
 )
 def test_malformed_actions_are_refused(playing: Round, garbage: Any) -> None:
     outcome = act(playing, decider(playing), garbage)
-    assert not outcome.ok and outcome.code == "bad_action"
+    assert not outcome.ok
+    assert outcome.code == "bad_action"
     assert fresh(playing).version == playing.version
 
 
@@ -105,7 +113,8 @@ def test_a_click_for_an_earlier_decision_is_refused_as_stale(playing: Round) -> 
         client_action_id="late",
         expected_version=nxt.decision_version - 1,
     )
-    assert not outcome.ok and outcome.code == "stale"
+    assert not outcome.ok
+    assert outcome.code == "stale"
 
 
 def test_the_state_replayed_from_the_seed_equals_the_live_state(playing: Round) -> None:
@@ -145,8 +154,10 @@ def test_a_finished_round_stores_its_result_and_sends_round_finished(
             ended = _play_out(playing)
     finally:
         round_finished.disconnect(listener)
-    assert ended.status == Round.Status.ENDED and ended.deadline is None
-    assert ended.result is not None and sum(ended.result["nets"]) == 0
+    assert ended.status == Round.Status.ENDED
+    assert ended.deadline is None
+    assert ended.result is not None
+    assert sum(ended.result["nets"]) == 0
     assert [r.pk for r in heard] == [ended.pk]
     # The next round starts when the four press ready again, dealt by the engine's next dealer.
     for user in players:
@@ -158,14 +169,16 @@ def test_a_finished_round_stores_its_result_and_sends_round_finished(
 def test_an_action_after_the_end_is_refused(playing: Round) -> None:
     ended = _play_out(playing)
     outcome = act(ended, 0, {"kind": "pass"})
-    assert not outcome.ok and outcome.code == "round_over"
+    assert not outcome.ok
+    assert outcome.code == "round_over"
 
 
 def test_leaving_during_a_match_ends_it(playing: Round, players: list[Any]) -> None:
     services.seat_leave(room=playing.match.room, user=players[2])
     assert fresh(playing).status == Round.Status.ABORTED
     match = Match.objects.get(pk=playing.match_id)
-    assert match.status == Match.Status.FINISHED and match.end_reason == "player_left"
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == "player_left"
 
 
 def test_a_player_holds_one_seat_per_table(seated: Any, players: list[Any]) -> None:

@@ -82,12 +82,18 @@ def test_two_timeouts_in_a_row_put_a_seat_in_auto_play_until_it_comes_back(
         else:
             for seat in gameplay.deciders(state_of(rnd)):
                 if seat in gameplay.deciders(state_of(rnd)):
-                    act(rnd, seat, gameplay.action_json(gameplay.default_action(state_of(rnd), seat)))
+                    act(
+                        rnd,
+                        seat,
+                        gameplay.action_json(gameplay.default_action(state_of(rnd), seat)),
+                    )
     seat = Seat.objects.get(room=playing.match.room, index=dealer)
-    assert seat.auto_play and seat.consecutive_timeouts == 2
+    assert seat.auto_play
+    assert seat.consecutive_timeouts == 2
     services.seat_back(room=playing.match.room, user=players[dealer])
     seat.refresh_from_db()
-    assert not seat.auto_play and seat.consecutive_timeouts == 0
+    assert not seat.auto_play
+    assert seat.consecutive_timeouts == 0
 
 
 def test_a_players_own_move_resets_the_timeout_count(playing: Round) -> None:
