@@ -1,0 +1,129 @@
+"""Redaction: over whole simulated rounds, no event or view for a seat (or a spectator) holds
+another seat's concealed tiles, the wall order, the salt, or a treasure it may not see."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rules.engine import Discard, RoundState, apply, legal_actions, new_round
+from rules.engine.events import Event, RoundEnded
+from rules.simulate import random_bot, seats_to_act
+from rules.tiles import tile_name
+from rules.views import event_for, seat_view
+from rules.wall import seed_from_text
+from tests.rules.engine_helpers import T, act, pass_claims, table
+
+VIEWERS = (0, 1, 2, 3, None)
+SECRET_KEYS = {"wall", "salt", "seed"}
+
+
+def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield f"{path}.{key}", inner
+            yield from walk(inner, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from walk(inner, f"{path}[{i}]")
+
+
+def keys_of(value: Any) -> set[str]:
+    return {p.rsplit(".", 1)[-1] for p, _ in walk(value)}
+
+
+def play(seed: str) -> Iterator[tuple[RoundState, list[Event]]]:
+    bot = random_bot(random.Random(seed))
+    state, events = new_round(variant="changchun", seed=seed_from_text(seed), dealer=0)
+    yield state, events
+    while state.result is None:
+        seat = seats_to_act(state)[0]
+        state, events = apply(state, bot(legal_actions(state, seat)))
+        yield state, events
+
+
+def check_event(event: Event, viewer: int | None, state: RoundState) -> None:
+    data = event_for(event, viewer)
+    if data is None or isinstance(event, RoundEnded):
+        return
+    json.dumps(data)  # plain JSON
+    assert not keys_of(data) & SECRET_KEYS, data
+    seat = data.get("seat")
+    if data["kind"] == "dealt":
+        assert ("tiles" in data) == (seat == viewer)
+    if data["kind"] == "draw":
+        assert ("tile" in data) == (seat == viewer)
+    if data["kind"] in ("treasure_seen", "claim_answered"):
+        assert seat == viewer
+    if data["kind"] == "claim_window":
+        assert "asked" not in data
+    if data["kind"] == "meld" and data["meld"].get("concealed"):
+        assert ("tiles" in data["meld"]) == (seat == viewer)
+
+
+def check_view(state: RoundState, viewer: int | None) -> None:
+    view = seat_view(state, viewer)
+    json.dumps(view)
+    if state.result is not None:
+        assert view["result"]["salt"] == state.salt.hex()
+        return
+    assert not keys_of(view) & SECRET_KEYS
+    for seat in view["seats"]:
+        hidden = seat["seat"] != viewer
+        assert ("concealed" in seat) != hidden
+        assert ("drawn" in seat) != hidden
+        assert ("waits" in seat) != hidden
+        for meld in seat["melds"]:
+            assert ("tiles" in meld) or (hidden and meld["concealed"])
+    treasure = view["treasure"]
+    if treasure is not None:
+        entitled = viewer is not None and (
+            state.seats[viewer].treasure_seen == state.treasure.version  # type: ignore[union-attr]
+        )
+        assert ("tile" in treasure) == entitled
+    if viewer is None:
+        assert view["legal_actions"] == []
+
+
+@pytest.mark.parametrize("seed", [f"views-{i}" for i in range(6)])
+def test_no_event_or_view_leaks_hidden_tiles(seed: str) -> None:
+    for state, events in play(seed):
+        for viewer in VIEWERS:
+            for event in events:
+                check_event(event, viewer, state)
+            check_view(state, viewer)
+
+
+def test_a_seat_sees_its_own_hand_with_the_drawn_tile_apart() -> None:
+    state = table(live="9m")
+    state = pass_claims(act(state, Discard(seat=0, tile=T("5z"))))
+    view = seat_view(state, 1)
+    me = view["seats"][1]
+    assert me["drawn"] == "9m"
+    assert len(me["concealed"]) == 13
+    assert "9m" not in me["concealed"]
+    assert view["phase"] == {"kind": "turn", "seat": 1, "drawn": True, "source": "draw"}
+    assert {"kind": "discard", "seat": 1, "tile": "9m", "ting": False} in view["legal_actions"]
+    assert seat_view(state, 2)["legal_actions"] == []
+
+
+def test_the_treasure_tile_goes_only_to_the_ready_seat() -> None:
+    state = table(hands=["123m456p789s234s7z5z", "", "", ""], live="2z3z4z9m")
+    state = pass_claims(act(state, Discard(seat=0, tile=T("5z"), ting=True)))
+    seen: dict[int | None, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
+    for _ in range(3):
+        seat = state.phase.seat  # type: ignore[union-attr]
+        state, events = apply(state, Discard(seat=seat, tile=state.seats[seat].drawn))
+        state = pass_claims(state)
+        for viewer in VIEWERS:
+            seen[viewer] += [d for e in events if (d := event_for(e, viewer)) is not None]
+    assert state.treasure is not None
+    name = tile_name(state.treasure.tile)
+    assert any(d["kind"] == "treasure_seen" and d["tile"] == name for d in seen[0])
+    for viewer in (1, 2, 3, None):
+        assert not any(d["kind"] == "treasure_seen" for d in seen[viewer])
+        assert all("tile" not in d for d in seen[viewer] if d["kind"] == "treasure_placed")
