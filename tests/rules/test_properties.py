@@ -69,7 +69,6 @@ def test_replaying_the_actions_reproduces_the_round(game) -> None:
 @SETTINGS
 @given(rounds, st.integers(0, 10**6))
 def test_apply_never_changes_its_input(game, which) -> None:
-    seed, dealer, picks = game
     _, taken, history = play(*game)
     index = which % len(taken)
     before = history[index]
