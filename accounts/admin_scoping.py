@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import get_permission_codename
+from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.db.models import QuerySet
 from django.forms import ModelChoiceField
@@ -32,12 +33,32 @@ def _managed_clubs(request: HttpRequest) -> QuerySet[Club]:
     return clubs_managed_by(user=user)
 
 
+def scoped_choices(model: Any, request: HttpRequest) -> QuerySet[Any] | None:
+    """The objects of ``model`` a club manager may pick in a form, or None if not club-bound.
+
+    Clubs: those they manage. A model with a ``club`` foreign key (a room): its objects in those
+    clubs. Anything else (e.g. users) is left alone.
+    """
+    if model is Club:
+        return _managed_clubs(request)
+    try:
+        field = model._meta.get_field("club")
+    except (AttributeError, FieldDoesNotExist):
+        return None
+    if getattr(field, "related_model", None) is not Club:
+        return None
+    queryset: QuerySet[Any] = model._default_manager.filter(club__in=_managed_clubs(request))
+    return queryset
+
+
 class ClubScopedAdminMixin:
     """Mix into a ``ModelAdmin`` of a model that belongs to a club.
 
     ``club_field`` is the lookup from the model to its club (``"club"`` for a room, ``"pk"`` for
-    the club itself). Club managers get view/add/change/delete on objects of their clubs; set
-    ``club_manager_may_add`` / ``club_manager_may_delete`` to False to withhold those.
+    the club itself, ``"room__club"`` for a seat). Club managers get view/add/change/delete on
+    objects of their clubs; set ``club_manager_may_add`` / ``club_manager_may_delete`` to False to
+    withhold those. Foreign keys to clubs, or to club-bound models such as rooms, offer a manager
+    only the choices inside their clubs.
     """
 
     club_field: str = "club"
@@ -62,7 +83,9 @@ class ClubScopedAdminMixin:
         if self.club_field == "pk":
             assert isinstance(obj, Club)
             return obj
-        club = getattr(obj, self.club_field)
+        club: object = obj
+        for step in self.club_field.split("__"):
+            club = getattr(club, step)
         assert isinstance(club, Club)
         return club
 
@@ -83,11 +106,11 @@ class ClubScopedAdminMixin:
     def formfield_for_foreignkey(
         self, db_field: models.ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
     ) -> ModelChoiceField[Any] | None:
-        if db_field.name == self.club_field and not self.has_site_wide_permission(
-            request, "change"
-        ):
+        if not self.has_site_wide_permission(request, "change"):
             # A manager may only put objects in clubs they manage (a forged POST fails validation).
-            kwargs["queryset"] = _managed_clubs(request)
+            choices = scoped_choices(db_field.related_model, request)
+            if choices is not None:
+                kwargs["queryset"] = choices
         field: ModelChoiceField[Any] | None = super().formfield_for_foreignkey(  # type: ignore[misc]
             db_field, request, **kwargs
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.db.models import ForeignKey
 from django.urls import reverse
 
 from accounts.models import Club, Membership
@@ -208,3 +209,29 @@ def test_staff_with_the_model_permission_see_every_room(client, make_user, two_c
         room_form(two_clubs["b"], name="x"),
     )
     assert response.status_code == 403
+
+
+def test_the_mixin_follows_a_path_to_the_club_and_scopes_room_choices(rf, two_clubs):
+    """A model two steps from its club (a seat: seat -> room -> club) is scoped the same way."""
+    from django.contrib import admin
+
+    from accounts.admin_scoping import ClubScopedModelAdmin
+    from tables.models import Seat
+
+    class SeatAdmin(ClubScopedModelAdmin):
+        club_field = "room__club"
+
+    seat_a = Seat.objects.create(room=two_clubs["room_a"], index=0, is_bot=True)
+    seat_b = Seat.objects.create(room=two_clubs["room_b"], index=0, is_bot=True)
+    request = rf.get("/admin/")
+    request.user = two_clubs["admin_a"]
+    model_admin = SeatAdmin(Seat, admin.site)
+
+    assert list(model_admin.get_queryset(request)) == [seat_a]
+    assert model_admin.has_change_permission(request, seat_a)
+    assert not model_admin.has_change_permission(request, seat_b)
+    room = Seat._meta.get_field("room")
+    assert isinstance(room, ForeignKey)
+    room_field = model_admin.formfield_for_foreignkey(room, request)
+    assert room_field is not None
+    assert list(room_field.queryset or ()) == [two_clubs["room_a"]]
