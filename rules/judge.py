@@ -235,6 +235,8 @@ def _win_context(
         raise InvalidCase("extra.duibao must be true or false")
     if duibao and (win_by != "self_draw" or treasure is None or win_tile != treasure):
         raise InvalidCase("duibao needs a self-draw with win_tile equal to treasure")
+    if treasure_win and duibao:
+        raise InvalidCase("a win is either 摸宝 (treasure_win) or 对宝 (duibao), not both")
     if (treasure_win or duibao) and not rules.has_treasure:
         raise InvalidCase(f"{variant} has no treasure")
     if duibao and variant != "changchun":

@@ -290,7 +290,9 @@ class HandRules:
         if best is None:
             return WinVerdict(legal=False, reason=self.conditions[latest])
         scored = best[1]
-        capped = cap_transfers(scored.transfers, ctx.options.get("cap"))
+        # Options are normally merged already; a missing cap still takes the variant's default.
+        cap = ctx.options["cap"] if "cap" in ctx.options else self.defaults.get("cap")
+        capped = cap_transfers(scored.transfers, cap)
         return WinVerdict(
             legal=True,
             fan=scored.fan,

@@ -1,0 +1,124 @@
+"""The JSON-lines judge (judge.md): one answer line per input line, errors for invalid cases."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules.judge import judge_line, judge_main
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = {
+    "id": "g",
+    "kind": "win",
+    "variant": "changchun",
+    "dealer": 0,
+    "winner": 1,
+    "hand": "234m 678p 345s 999s 55p",
+    "win_tile": "5p",
+    "win_by": "self_draw",
+}
+
+
+def answer(**changes):
+    return judge_line(json.dumps({**GOOD, **changes}, ensure_ascii=False))
+
+
+def test_it_answers_every_line_in_order_even_blank_and_broken_ones(tmp_path):
+    lines = [json.dumps(GOOD), "", "{nope", json.dumps({**GOOD, "id": "h"})]
+    out = io.StringIO()
+    source = tmp_path / "cases.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert judge_main(str(source), out=out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == ["g", None, None, "h"]
+    assert answers[0]["legal"] is True
+    assert "error" in answers[1]
+    assert "error" in answers[2]
+
+
+def test_an_unreadable_file_exits_non_zero(tmp_path):
+    assert judge_main(str(tmp_path / "missing.jsonl"), out=io.StringIO()) != 0
+
+
+def test_the_command_line_reads_standard_input():
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "judge"],
+        input=json.dumps({**GOOD, "kind": "ting", "hand": "234m 678p 345s 999s 5p"}) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    assert json.loads(done.stdout) == {"id": "g", "waits": ["5p", "8p"], "ting_allowed": True}
+
+
+def test_waits_are_canonical_tile_names():
+    result = answer(kind="ting", variant="shape", hand="1112345678999m")
+    assert result["waits"] == [f"{n}m" for n in range(1, 10)]
+
+
+def test_the_shape_variant_scores_nothing():
+    assert answer(variant="shape") == {
+        "id": "g",
+        "legal": True,
+        "fan": {},
+        "total": 0,
+        "payments": [0, 0, 0, 0],
+    }
+
+
+@pytest.mark.parametrize(
+    ("changes", "text"),
+    [
+        ({"kind": "draw"}, "kind"),
+        ({"variant": "nowhere"}, "unknown variant"),
+        ({"hand": "234m 678p 345s 999s 5p"}, "tiles"),
+        ({"hand": "234m 678p 345s 99999s"}, "copies"),
+        ({"hand": "234m 678p 345s 99s 55p1f", "win_tile": "5p"}, "flower"),
+        ({"win_tile": "1z"}, "not in the hand"),
+        ({"win_by": "magic"}, "win_by"),
+        ({"win_by": "discard"}, "discarder"),
+        ({"win_by": "rob_kong"}, "discarder"),
+        ({"win_by": "discard", "discarder": 1}, "discarder"),
+        ({"win_by": "kong_draw"}, "kong_draw"),
+        ({"treasure_win": True, "treasure": "9s"}, "treasure_win"),
+        ({"extra": {"duibao": True}, "treasure": "9s"}, "duibao"),
+        ({"options": {"dianpao_quanbao": 1}}, "dianpao_quanbao"),
+        ({"options": []}, "options"),
+        ({"dealer": 4}, "dealer"),
+        ({"opened": [True]}, "opened"),
+        ({"ting": "yes"}, "ting"),
+        (
+            {
+                "hand": "234m 678p 345s 55p",
+                "melds": [{"type": "chow", "tiles": "135m", "concealed": False}],
+            },
+            "not a chow",
+        ),
+        (
+            {
+                "hand": "234m 678p 345s 55p",
+                "melds": [{"type": "pong", "tiles": "999s", "concealed": True}],
+            },
+            "concealed",
+        ),
+    ],
+)
+def test_invalid_cases_get_an_error_line(changes, text):
+    result = answer(**changes)
+    assert set(result) == {"id", "error"}, result
+    assert text in result["error"]
+
+
+def test_unknown_option_keys_are_ignored():
+    assert answer(options={"music": "loud"})["legal"] is True
+
+
+def test_a_non_object_line_is_an_error_with_a_null_id():
+    assert judge_line("[1, 2]") == {"id": None, "error": "a case must be a JSON object"}
