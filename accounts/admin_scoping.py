@@ -26,11 +26,25 @@ from accounts.models import Club, User
 from accounts.selectors import clubs_managed_by
 
 
+def managed_club_ids(request: HttpRequest) -> frozenset[int]:
+    """Ids of the clubs the signed-in user owns or administers, read once per request.
+
+    An admin page asks "may they?" many times (every model on the index, every action); caching
+    on the request keeps that to one query.
+    """
+    cached: frozenset[int] | None = getattr(request, "_managed_club_ids", None)
+    if cached is None:
+        user = request.user
+        if isinstance(user, User) and user.is_active:
+            cached = frozenset(clubs_managed_by(user=user).values_list("pk", flat=True))
+        else:
+            cached = frozenset()
+        request._managed_club_ids = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def _managed_clubs(request: HttpRequest) -> QuerySet[Club]:
-    user = request.user
-    if not isinstance(user, User) or not user.is_active:
-        return Club.objects.none()
-    return clubs_managed_by(user=user)
+    return Club.objects.filter(pk__in=managed_club_ids(request))
 
 
 def scoped_choices(model: Any, request: HttpRequest) -> QuerySet[Any] | None:
@@ -47,7 +61,7 @@ def scoped_choices(model: Any, request: HttpRequest) -> QuerySet[Any] | None:
         return None
     if getattr(field, "related_model", None) is not Club:
         return None
-    queryset: QuerySet[Any] = model._default_manager.filter(club__in=_managed_clubs(request))
+    queryset: QuerySet[Any] = model._default_manager.filter(club__in=managed_club_ids(request))
     return queryset
 
 
@@ -91,17 +105,17 @@ class ClubScopedAdminMixin:
 
     def manages(self, request: HttpRequest, obj: models.Model | None) -> bool:
         """A club manager, and — given an object — a manager of that object's club."""
-        clubs = _managed_clubs(request)
+        clubs = managed_club_ids(request)
         if obj is None:
-            return clubs.exists()
-        return clubs.filter(pk=self.club_of(obj).pk).exists()
+            return bool(clubs)
+        return self.club_of(obj).pk in clubs
 
     # --- what they see --------------------------------------------------------------------
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         queryset: QuerySet[Any] = super().get_queryset(request)  # type: ignore[misc]
         if self.sees_everything(request):
             return queryset
-        return queryset.filter(**{f"{self.club_field}__in": _managed_clubs(request)})
+        return queryset.filter(**{f"{self.club_field}__in": managed_club_ids(request)})
 
     def formfield_for_foreignkey(
         self, db_field: models.ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
