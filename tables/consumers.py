@@ -39,6 +39,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     round_id: int | None
     cursor: int
     last_visible: int
+    greeted: bool
     table_sent: dict[str, Any] | None
 
     async def connect(self) -> None:
@@ -46,6 +47,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.seat, self.round_id, self.cursor, self.table_sent = None, None, 0, None
         self.last_visible = 0
+        self.greeted = False
         self.limiter = protocol.RateLimiter()
         self.refused = 0
         self.counted = False
@@ -178,6 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Catch a (re)connecting client up: exactly the events after ``last_seq`` of its round
         if it has that round and not too much is missing, else a fresh snapshot."""
         self._refresh_seat()
+        self.greeted = True
         messages = self._table_if_changed()
         rnd = selectors.current_round(self.room_id)
         if rnd is None:
@@ -207,6 +210,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _changes(self) -> list[dict[str, Any]]:
         seat_changed = self._refresh_seat()
         messages = self._table_if_changed()
+        if not self.greeted:
+            return messages  # the client's ``hello`` says where its game stream starts
         rnd = selectors.current_round(self.room_id)
         if rnd is None:
             return messages

@@ -1,0 +1,353 @@
+"""The table websocket through the real ASGI stack: auth, Origin, seats, spectators, messages,
+redaction of every outgoing message over whole rounds, reconnect and resync, bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from tables import gameplay, protocol, services
+from tables.models import Round
+from tests.tables.helpers import fresh, state_of, walk
+from tests.tables.ws import connect, drain, send, until
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def test_an_anonymous_socket_is_refused(seated: Any) -> None:
+    comm, connected = await connect(seated.pk)
+    if connected:
+        message = json.loads(await comm.receive_from())
+        assert message["code"] == "not_authenticated"
+        assert (await comm.receive_output())["type"] == "websocket.close"
+    await comm.disconnect()
+
+
+async def test_a_foreign_origin_is_refused(seated: Any, players: list[Any]) -> None:
+    comm, connected = await connect(seated.pk, players[0], origin=b"https://evil.example")
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_a_user_outside_the_club_is_refused(seated: Any, make_user: Any) -> None:
+    stranger = await sync_to_async(make_user)("stranger")
+    comm, _ = await connect(seated.pk, stranger)
+    message = json.loads(await comm.receive_from())
+    assert message["code"] == "not_allowed"
+    await comm.disconnect()
+
+
+async def test_a_member_without_a_seat_watches_only_if_the_room_allows_spectators(
+    seated: Any, make_user: Any
+) -> None:
+    from accounts.models import Membership
+
+    @sync_to_async
+    def member() -> Any:
+        user = make_user("watcher")
+        Membership.objects.create(club=seated.club, user=user)
+        return user
+
+    watcher = await member()
+    comm, _ = await connect(seated.pk, watcher)
+    table = await until(comm, "table")
+    assert table["you"] is None
+    await comm.disconnect()
+    seated.allow_spectators = False
+    await sync_to_async(seated.save)()
+    comm, _ = await connect(seated.pk, watcher)
+    assert json.loads(await comm.receive_from())["code"] == "not_allowed"
+    await comm.disconnect()
+
+
+async def test_hello_gets_the_table_and_a_snapshot_of_its_own_seat(
+    playing: Round, players: list[Any]
+) -> None:
+    comm, _ = await connect(playing.match.room_id, players[1])
+    await send(comm, {"type": "hello"})
+    snapshot = await until(comm, "snapshot")
+    assert snapshot["seat"] == 1
+    assert snapshot["seq"] == playing.last_seq
+    assert snapshot["seed"] is None
+    mine = snapshot["view"]["seats"][1]
+    assert "concealed" in mine
+    for other in (0, 2, 3):
+        assert "concealed" not in snapshot["view"]["seats"][other]
+    await comm.disconnect()
+
+
+def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
+    """Structural check of one outgoing message for what ``viewer`` must not see before the end:
+    another seat's concealed tiles or draws or deal, the wall, the salt, the seed, an unseen
+    treasure, another seat's legal actions."""
+    found: list[str] = []
+    ended = message.get("status") in ("ended", "aborted") or (
+        message["type"] == "event" and message["event"]["kind"] == "round_ended"
+    )
+    if ended:
+        return found
+    for path, value in walk(message):
+        if value in ("wall", "salt") or (value == "seed" and message.get("seed") is not None):
+            found.append(f"{path}: {value}")
+    if message["type"] == "snapshot":
+        for seat in message["view"]["seats"]:
+            if seat["seat"] != viewer and {"concealed", "drawn", "waits"} & set(seat):
+                found.append(f"seat {seat['seat']} hand shown to {viewer}")
+        treasure = message["view"].get("treasure")
+        if treasure and "tile" in treasure and viewer is None:
+            found.append("treasure shown to a spectator")
+    if message["type"] == "event":
+        event = message["event"]
+        owner = event.get("seat")
+        kind = event["kind"]
+        others = owner != viewer
+        hidden = {
+            "draw": others and "tile" in event,
+            "dealt": others and "tiles" in event,
+            "claim_answered": others,
+            "treasure_seen": others,
+            "claim_window": "asked" in event,
+            "meld": others and "tiles" in event.get("meld", {}) and event["meld"].get("concealed"),
+            "discard": others and event.get("face_down") and "tile" in event,
+        }
+        if hidden.get(kind):
+            found.append(f"{kind} of seat {owner} shown to {viewer}")
+    if message["type"] == "decision" and viewer is None and message["legal_actions"]:
+        found.append("a spectator was offered actions")
+    return found
+
+
+def _check_chain(messages: list[dict[str, Any]], last: int) -> int:
+    """Each event's ``prev_seq`` is the last seq this socket got; returns the new last seq."""
+    for message in messages:
+        if message["type"] == "snapshot":
+            last = message["seq"]
+        elif message["type"] == "event":
+            assert message["prev_seq"] == last, (message, last)
+            assert message["seq"] > last
+            last = message["seq"]
+    return last
+
+
+@sync_to_async
+def _step(rnd: Round) -> bool:
+    """One move of the round as a timeout would make it; False once the round is over."""
+    rnd = fresh(rnd)
+    if rnd.status != Round.Status.PLAYING:
+        return False
+    state = state_of(rnd)
+    seat = gameplay.deciders(state)[0]
+    action = gameplay.action_json(gameplay.auto_play_action(state, seat))
+    outcome = services.round_apply_action(
+        round_id=rnd.pk, seat=seat, action_json=action, client_action_id=f"s{rnd.version}"
+    )
+    assert outcome.ok
+    return True
+
+
+async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
+    playing: Round, players: list[Any], make_user: Any
+) -> None:
+    from accounts.models import Membership
+
+    @sync_to_async
+    def watcher() -> Any:
+        user = make_user("watcher")
+        Membership.objects.create(club=playing.match.room.club, user=user)
+        return user
+
+    room_id = playing.match.room_id
+    viewers: list[tuple[int | None, Any]] = [(i, players[i]) for i in range(4)]
+    viewers.append((None, await watcher()))
+    socks = []
+    for seat, user in viewers:
+        comm, connected = await connect(room_id, user)
+        assert connected
+        await send(comm, {"type": "hello"})
+        socks.append((seat, comm))
+    received: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat, _ in viewers}
+    kinds: set[str] = set()
+    steps = 0
+    while await _step(playing):
+        steps += 1
+        if steps % 10 == 0:
+            for seat, comm in socks:
+                received[seat] += await drain(comm, quiet=0.05)
+    for seat, comm in socks:
+        received[seat] += await drain(comm)
+        await comm.disconnect()
+    for seat, messages in received.items():
+        _check_chain(messages, 0)
+        for message in messages:
+            assert _leaks(message, seat) == [], message
+            if message["type"] == "event":
+                kinds.add(message["event"]["kind"])
+        assert any(m["type"] == "event" and m["event"]["kind"] == "round_ended" for m in messages)
+    assert {"draw", "discard", "round_ended"} <= kinds
+    assert steps > 20
+
+
+async def test_a_reconnecting_client_gets_exactly_the_missing_events(
+    playing: Round, players: list[Any]
+) -> None:
+    room_id = playing.match.room_id
+    comm, _ = await connect(room_id, players[2])
+    await send(comm, {"type": "hello"})
+    snapshot = await until(comm, "snapshot")
+    await comm.disconnect()
+    for _ in range(6):
+        await _step(playing)
+    now = await sync_to_async(fresh)(playing)
+    comm, _ = await connect(room_id, players[2])
+    await send(comm, {"type": "hello", "round_id": playing.pk, "last_seq": snapshot["seq"]})
+    messages = [m for m in await drain(comm) if m["type"] in ("event", "snapshot", "decision")]
+    events = [m for m in messages if m["type"] == "event"]
+    assert not any(m["type"] == "snapshot" for m in messages)
+    assert events
+    assert events[0]["prev_seq"] == snapshot["seq"]
+    assert events[-1]["seq"] <= now.last_seq
+    assert messages[-1]["type"] == "decision"
+    assert messages[-1]["version"] == now.version
+    _check_chain(events, snapshot["seq"])
+    await comm.disconnect()
+
+
+async def test_a_client_too_far_behind_or_on_another_round_gets_a_snapshot(
+    playing: Round, players: list[Any]
+) -> None:
+    comm, _ = await connect(playing.match.room_id, players[0])
+    await send(comm, {"type": "hello", "round_id": playing.pk + 999, "last_seq": 3})
+    assert (await until(comm, "snapshot"))["round_id"] == playing.pk
+    await send(comm, {"type": "hello", "round_id": playing.pk, "last_seq": 10_000})
+    assert (await until(comm, "snapshot"))["seq"] == playing.last_seq
+    await send(comm, {"type": "resync"})
+    assert (await until(comm, "snapshot"))["seq"] == playing.last_seq
+    await comm.disconnect()
+
+
+async def test_an_action_over_the_socket_is_acked_and_broadcast(
+    playing: Round, players: list[Any]
+) -> None:
+    room_id = playing.match.room_id
+    state = await sync_to_async(state_of)(playing)
+    seat = gameplay.deciders(state)[0]
+    action = gameplay.action_json(gameplay.default_action(state, seat))
+    mover, _ = await connect(room_id, players[seat])
+    other, _ = await connect(room_id, players[(seat + 1) % 4])
+    for comm in (mover, other):
+        await send(comm, {"type": "hello"})
+        await until(comm, "snapshot")
+    await send(mover, {"type": "action", "client_action_id": "a1", "action": action})
+    ack = await until(mover, "ack")
+    assert ack["client_action_id"] == "a1"
+    assert ack["version"] == playing.version + 1
+    discard = await until(other, "event")
+    assert discard["event"]["kind"] == "discard"
+    # The same click again: the first outcome, nothing applied twice.
+    await send(mover, {"type": "action", "client_action_id": "a1", "action": action})
+    again = await until(mover, "ack")
+    assert again["duplicate"]
+    assert (await sync_to_async(fresh)(playing)).version == playing.version + 1
+    await mover.disconnect()
+    await other.disconnect()
+
+
+async def test_a_forged_or_illegal_action_gets_an_error_and_changes_nothing(
+    playing: Round, players: list[Any]
+) -> None:
+    state = await sync_to_async(state_of)(playing)
+    seat = gameplay.deciders(state)[0]
+    idle = (seat + 1) % 4
+    comm, _ = await connect(playing.match.room_id, players[idle])
+    await send(comm, {"type": "hello"})
+    await until(comm, "snapshot")
+    forged = {**gameplay.action_json(gameplay.default_action(state, seat)), "seat": seat}
+    await send(comm, {"type": "action", "client_action_id": "f1", "action": forged})
+    assert (await until(comm, "error"))["code"] == "bad_action"
+    await send(comm, {"type": "action", "client_action_id": "f2", "action": {"kind": "pass"}})
+    assert (await until(comm, "error"))["code"] == "illegal"
+    assert (await sync_to_async(fresh)(playing)).version == playing.version
+    await comm.disconnect()
+
+
+async def test_a_spectator_cannot_act(playing: Round, make_user: Any) -> None:
+    from accounts.models import Membership
+
+    @sync_to_async
+    def watcher() -> Any:
+        user = make_user("watcher")
+        Membership.objects.create(club=playing.match.room.club, user=user)
+        return user
+
+    comm, _ = await connect(playing.match.room_id, await watcher())
+    await send(comm, {"type": "action", "client_action_id": "s1", "action": {"kind": "pass"}})
+    assert (await until(comm, "error"))["code"] == "not_seated"
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "hello", "last_seq": "7"}', "bad_message"),
+        ('{"type": "hello", "last_seq": true}', "bad_message"),
+        ('{"type": "hello", "evil": 1}', "bad_message"),
+        ('{"type": "action", "client_action_id": "x"}', "bad_message"),
+        ('{"type": "action", "client_action_id": "bad id!", "action": {}}', "bad_message"),
+        ('{"type": "ping", "pad": "' + "x" * 5000 + '"}', "too_large"),
+    ],
+)
+async def test_bad_input_gets_a_clear_error(
+    playing: Round, players: list[Any], frame: str, code: str
+) -> None:
+    comm, _ = await connect(playing.match.room_id, players[0])
+    await until(comm, "table")
+    await comm.send_to(text_data=frame)
+    error = await until(comm, "error")
+    assert error["code"] == code
+    assert error["message"]
+    assert (await sync_to_async(fresh)(playing)).version == playing.version
+    await comm.disconnect()
+
+
+async def test_a_flood_is_rate_limited(playing: Round, players: list[Any]) -> None:
+    comm, _ = await connect(playing.match.room_id, players[0])
+    await until(comm, "table")
+    for _ in range(int(protocol.RATE_BURST) + 10):
+        await send(comm, {"type": "ping"})
+    messages = await drain(comm)
+    assert sum(m["type"] == "pong" for m in messages) <= protocol.RATE_BURST + 2
+    assert any(m.get("code") == "rate_limited" for m in messages)
+    await comm.disconnect()
+
+
+async def test_connected_flags_follow_the_sockets(seated: Any, players: list[Any]) -> None:
+    from tables.models import Seat
+
+    comm, _ = await connect(seated.pk, players[3])
+    await until(comm, "table")
+    seat = await sync_to_async(Seat.objects.get)(room=seated, index=3)
+    assert seat.connected
+    await comm.disconnect()
+    seat = await sync_to_async(Seat.objects.get)(room=seated, index=3)
+    assert not seat.connected
+
+
+async def test_ready_over_the_socket_starts_the_match(seated: Any, players: list[Any]) -> None:
+    socks = []
+    for user in players:
+        comm, _ = await connect(seated.pk, user)
+        await until(comm, "table")
+        await send(comm, {"type": "hello"})
+        socks.append(comm)
+    for comm in socks:
+        await send(comm, {"type": "ready"})
+    snapshot = await until(socks[0], "snapshot", timeout=10)
+    assert snapshot["round_number"] == 1
+    for comm in socks:
+        await comm.disconnect()
