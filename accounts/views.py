@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
@@ -36,10 +37,20 @@ def _player(request: HttpRequest) -> User:
     return user
 
 
+def _next_url(request: HttpRequest) -> str:
+    """The safe ``next`` of the request (e.g. a club invite link followed before signing up)."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return candidate if allowed else ""
+
+
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign in straight away."""
+    """Create an account and sign in straight away, then go where the visitor was heading."""
+    next_url = _next_url(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save(commit=False)
@@ -49,8 +60,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         user.save()
         login(request, user, backend=MODEL_BACKEND)
         messages.success(request, _("欢迎来到雀友！"))
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "home")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
 @login_required

@@ -176,3 +176,35 @@ def test_the_profile_rejects_a_colour_that_is_not_hex(client, make_user):
     )
     assert response.status_code == 200
     assert response.context["form"].errors["avatar_color"]
+
+
+def test_an_invite_link_survives_signing_up(client, make_club):
+    """Invite link -> log-in page -> "sign up" -> the join form with the code filled in."""
+    club = make_club()
+    join = reverse("accounts:club_join") + f"?code={club.invite_code}"
+    login_page = client.get(join, follow=True)
+    signup_link = re.search(r'href="(/accounts/signup/\?next=[^"]+)"', login_page.content.decode())
+    assert signup_link is not None
+    signup_url = signup_link.group(1).replace("&amp;", "&")
+    response = client.post(
+        signup_url,
+        {
+            "username": "newcomer",
+            "password1": "a-long-enough-pass-42",
+            "password2": "a-long-enough-pass-42",
+        },
+    )
+    assert response.url == join
+    assert client.get(response.url).context["form"].initial["code"] == club.invite_code
+
+
+def test_sign_up_ignores_a_next_pointing_elsewhere(client):
+    response = client.post(
+        reverse("accounts:signup") + "?next=https://evil.example/",
+        {
+            "username": "x1",
+            "password1": "a-long-enough-pass-42",
+            "password2": "a-long-enough-pass-42",
+        },
+    )
+    assert response.url == reverse("home")
