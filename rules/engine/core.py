@@ -14,7 +14,6 @@ they never change their input.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules.engine.actions import (
@@ -52,6 +51,7 @@ from rules.engine.state import (
     SeatState,
     TurnPhase,
     TurnSource,
+    replace,
     with_tile,
 )
 from rules.errors import (
@@ -74,11 +74,17 @@ if TYPE_CHECKING:
 SEATS = 4
 
 
+_variants: dict[str, Variant] = {}
+
+
 def variant_of(state: RoundState) -> Variant:
     """The variant (flow data + hooks) of a round; imported late so variants may import the core."""
-    from rules.variants import get_variant
+    found = _variants.get(state.variant)
+    if found is None:
+        from rules.variants import get_variant
 
-    return get_variant(state.variant)
+        found = _variants[state.variant] = get_variant(state.variant)
+    return found
 
 
 # --- starting a round ---------------------------------------------------------------------------
@@ -161,7 +167,7 @@ def _compute_legal(state: RoundState, seat: int) -> list[Action]:
     phase = state.phase
     if isinstance(phase, ClaimPhase):
         if seat in phase.asked and phase.answers[seat] is None:
-            return list(_claim_offers(state, seat, phase))
+            return list(phase.offers[seat])
         return []
     if isinstance(phase, TurnPhase) and phase.seat == seat:
         if not phase.drawn:
@@ -173,7 +179,9 @@ def _compute_legal(state: RoundState, seat: int) -> list[Action]:
 def _turn_actions(state: RoundState, seat: int) -> list[Action]:
     v = variant_of(state)
     actions: list[Action] = []
-    if self_draw_verdict_ok(state, seat):
+    me = state.seats[seat]
+    # Only a ready hand can win with a treasure: the others need a complete shape first.
+    if (me.ting or is_complete(me.counts())) and self_draw_verdict_ok(state, seat):
         actions.append(SelfDrawWin(seat=seat))
     actions += _own_kongs(state, seat)
     actions += v.extra_turn_actions(state, seat)
@@ -185,7 +193,23 @@ def self_draw_verdict_ok(state: RoundState, seat: int) -> bool:
     """Whether the variant's hand rules accept a self-drawn win now."""
     v = variant_of(state)
     ctx = v.self_draw_context(state, seat)
-    return ctx is not None and v.hand_rules().judge_win(ctx).legal
+    return ctx is not None and shape_possible(ctx) and v.hand_rules().judge_win(ctx).legal
+
+
+def shape_possible(ctx: WinContext) -> bool:
+    """The cheap shape test before asking the hand rules: the concealed tiles are complete, or
+    (摸宝) complete with the treasure read as some tile."""
+    counts = [0] * 34
+    for t in ctx.concealed:
+        counts[t] += 1
+    if not ctx.treasure_win:
+        return is_complete(counts)
+    counts[ctx.win_tile] -= 1
+    return bool(shape_waits(counts))
+
+
+_DISCARDS = tuple(tuple(Discard(seat=s, tile=t) for t in range(42)) for s in range(SEATS))
+"""Plain discards are immutable values: built once, shared by every state."""
 
 
 def _discards(state: RoundState, seat: int) -> list[Action]:
@@ -195,17 +219,46 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
         # 报听 locks the hand: the drawn tile must go (changchun.md, *Ting*).
         return [Discard(seat=seat, tile=me.drawn)]
     kinds = sorted(set(me.concealed))
-    actions: list[Action] = [
-        Discard(seat=seat, tile=t) for t in kinds if v.discard_allowed(state, seat, t, ting=False)
-    ]
+    plain = _DISCARDS[seat]
+    if v.filters_discards:
+        kinds = [t for t in kinds if v.discard_allowed(state, seat, t, ting=False)]
+    actions: list[Action] = [plain[t] for t in kinds]
     if v.ting_mode != "none" and not me.ting:
         actions += [
             Discard(seat=seat, tile=t, ting=True)
-            for t in kinds
+            for t in ting_discard_candidates(me.counts())
             if v.discard_allowed(state, seat, t, ting=True)
             and ting_waits(state, seat, me.without(t), me.melds)
         ]
     return actions
+
+
+def isolated_tiles(counts: list[int]) -> list[Tile]:
+    """Single tiles with no tile of their suit within two ranks (every single honour)."""
+    return [
+        tile
+        for tile, n in enumerate(counts)
+        if n == 1 and (tile >= 27 or sum(counts[_NEAR[tile]]) == 1)
+    ]
+
+
+_NEAR = tuple(slice(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(27))
+"""The tiles of the same suit within two ranks of each suited tile (itself included)."""
+
+
+def ting_discard_candidates(counts: list[int]) -> list[Tile]:
+    """Discards after which the hand might be ready: a cheap exact filter before the shape test.
+
+    A ready 3n+1 hand holds at most one isolated tile (it must become the pair with the winning
+    tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
+    less isolated, so with three isolated tiles no discard is ready, and with two only discarding
+    one of them can be."""
+    alone = isolated_tiles(counts)
+    if len(alone) >= 3:
+        return []
+    if len(alone) == 2:
+        return alone
+    return [t for t in range(34) if counts[t]]
 
 
 def _own_kongs(state: RoundState, seat: int) -> list[Action]:
@@ -322,13 +375,6 @@ def win_context(
 # --- claims -------------------------------------------------------------------------------------
 
 
-def _claim_offers(state: RoundState, seat: int, phase: ClaimPhase) -> list[Action]:
-    v = variant_of(state)
-    if phase.kind == "rob_kong":
-        return rob_offers(state, seat, phase.discarder, phase.tile, phase.pending)
-    return claim_offers(state, seat, phase.discarder, phase.tile, v)
-
-
 def claim_offers(
     state: RoundState, seat: int, discarder: int, tile: Tile, v: Variant
 ) -> list[Action]:
@@ -381,10 +427,7 @@ def _chows(state: RoundState, seat: int, tile: Tile, counts: list[int], v: Varia
 def _can_win_on(
     state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy, counts: list[int]
 ) -> bool:
-    counts[tile] += 1
-    complete = is_complete(counts)
-    counts[tile] -= 1
-    if not complete:
+    if tile not in concealed_waits(state.seats[seat].concealed, counts):
         return False
     v = variant_of(state)
     if not v.may_win_on_discard(state, seat, tile):
@@ -398,6 +441,20 @@ def _can_win_on(
         discarder=discarder,
     )
     return v.hand_rules().judge_win(ctx).legal
+
+
+_waits_memo: dict[tuple[Tile, ...], tuple[Tile, ...]] = {}
+
+
+def concealed_waits(concealed: tuple[Tile, ...], counts: list[int]) -> tuple[Tile, ...]:
+    """Shape waits of a 3n+1 concealed hand, memoised by hand: a seat's hand does not change
+    while the others discard, so each discard is a look-up instead of a shape test."""
+    waits = _waits_memo.get(concealed)
+    if waits is None:
+        if len(_waits_memo) > 50_000:
+            _waits_memo.clear()
+        waits = _waits_memo[concealed] = shape_waits(counts)
+    return waits
 
 
 def rob_offers(
@@ -425,6 +482,7 @@ def open_claims(
 ) -> RoundState | None:
     """Open a claim (or rob-kong) window; ``None`` when no seat has anything to claim."""
     asked = []
+    all_offers: list[tuple[Action, ...]] = [(), (), (), ()]
     for step in (1, 2, 3):
         seat = (discarder + step) % SEATS
         if kind == "rob_kong":
@@ -433,6 +491,7 @@ def open_claims(
             offers = claim_offers(state, seat, discarder, tile, variant_of(state))
         if offers:
             asked.append(seat)
+            all_offers[seat] = tuple(offers)
     if not asked:
         return None
     phase = ClaimPhase(
@@ -441,6 +500,7 @@ def open_claims(
         tile=tile,
         asked=tuple(asked),
         pending=pending,
+        offers=tuple(all_offers),
     )
     out.append(
         ClaimWindowOpened(
@@ -579,8 +639,7 @@ def draw_live(state: RoundState, seat: int, out: list[Event]) -> RoundState:
     if state.live_left <= 0:
         return variant_of(state).end_of_wall(state, out)
     position = state.live
-    state = replace(state, live=position + 1)
-    return _give_drawn(state, seat, position, "draw", out)
+    return _give_drawn(state, seat, position, "draw", out, live=position + 1)
 
 
 def draw_replacement(state: RoundState, seat: int, out: list[Event]) -> RoundState:
@@ -591,17 +650,25 @@ def draw_replacement(state: RoundState, seat: int, out: list[Event]) -> RoundSta
     if state.wall_left <= 0:
         return end_drawn(state, out)
     position = v.far_position(state)
-    state = replace(state, far=state.far + 1)
-    return _give_drawn(state, seat, position, "kong_draw", out)
+    return _give_drawn(state, seat, position, "kong_draw", out, far=state.far + 1)
 
 
 def _give_drawn(
-    state: RoundState, seat: int, position: int, source: TurnSource, out: list[Event]
+    state: RoundState,
+    seat: int,
+    position: int,
+    source: TurnSource,
+    out: list[Event],
+    **changes: Any,
 ) -> RoundState:
     tile = state.wall[position]
     me = state.seats[seat]
-    state = state.with_seat(seat, concealed=with_tile(me.concealed, tile), drawn=tile)
-    state = replace(state, phase=TurnPhase(seat=seat, drawn=True, source=source))
+    state = state.update_seat(
+        seat,
+        {"concealed": with_tile(me.concealed, tile), "drawn": tile},
+        phase=TurnPhase(seat=seat, drawn=True, source=source),
+        **changes,
+    )
     out.append(Drew(seat=seat, tile=tile, replacement=source == "kong_draw"))
     return variant_of(state).after_draw(state, seat, position, out)
 

@@ -7,15 +7,44 @@ DRBG counter (not the generator object), so a round is a pure function of its se
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeVar
 
 from rules.hand import Meld, Transfer, WinVerdict
 from rules.tiles import Tile
 from rules.wall import BreakPoint, live_limit
 
 Seat = int
+_T = TypeVar("_T")
+_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def replace(obj: _T, /, **changes: Any) -> _T:
+    """A copy of a frozen dataclass with ``changes``, like :func:`dataclasses.replace` but
+    without its per-call field analysis: the engine copies its state on every action, and the
+    profile (``bench/results/simulate.md``) showed ``dataclasses.replace`` as the top cost. A
+    copier is generated once per class (as ``attrs.evolve`` does). No state class has
+    ``__post_init__`` or init-only fields, so nothing is skipped."""
+    cls = type(obj)
+    copier = _REPLACERS.get(cls)
+    if copier is None:
+        copier = _REPLACERS[cls] = _make_copier(cls)
+    return copier(obj, changes)  # type: ignore[no-any-return]
+
+
+def _make_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    names = [f.name for f in fields(cls)]
+    lines = ["def copy(obj, changes):", "    new = new_(cls)"]
+    lines += [
+        f"    set_(new, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names
+    ]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
+    exec("\n".join(lines), namespace)
+    return namespace["copy"]  # type: ignore[no-any-return]
+
+
 TurnSource = Literal["deal", "draw", "kong_draw", "claim", "predraw"]
 
 
@@ -56,11 +85,8 @@ class SeatState:
     marks: frozenset[str] = frozenset()
 
     def counts(self) -> list[int]:
-        """Concealed tile counts, a list of 34 (flowers never stay in a hand)."""
-        counts = [0] * 34
-        for tile in self.concealed:
-            counts[tile] += 1
-        return counts
+        """Concealed tile counts, a new list of 34 (flowers never stay in a hand)."""
+        return counts_of(self.concealed)
 
     def without(self, *tiles: Tile) -> tuple[Tile, ...]:
         """``concealed`` with one copy of each of ``tiles`` removed (they must be held)."""
@@ -68,6 +94,22 @@ class SeatState:
         for tile in tiles:
             rest.remove(tile)
         return tuple(rest)
+
+
+_counts_memo: dict[tuple[Tile, ...], list[int]] = {}
+
+
+def counts_of(tiles: tuple[Tile, ...]) -> list[int]:
+    """Counts per kind (34) of a hand, as a fresh list; memoised by hand because the engine asks
+    about the same hands many times per action."""
+    counts = _counts_memo.get(tiles)
+    if counts is None:
+        if len(_counts_memo) > 50_000:
+            _counts_memo.clear()
+        counts = _counts_memo[tiles] = [0] * 34
+        for tile in tiles:
+            counts[tile] += 1
+    return counts.copy()
 
 
 def with_tile(concealed: Iterable[Tile], tile: Tile) -> tuple[Tile, ...]:
@@ -111,6 +153,8 @@ class ClaimPhase:
     asked: tuple[Seat, ...]
     answers: tuple[Any, ...] = (None, None, None, None)
     pending: Any = None
+    offers: tuple[tuple[Any, ...], ...] = ((), (), (), ())
+    """Each seat's legal answers, fixed when the window opens (hands do not change in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +237,13 @@ class RoundState:
 
     def with_seat(self, seat: Seat, **changes: Any) -> RoundState:
         """A copy with ``seats[seat]`` replaced by a copy with ``changes``."""
+        return self.update_seat(seat, changes)
+
+    def update_seat(
+        self, seat: Seat, seat_changes: Mapping[str, Any], **changes: Any
+    ) -> RoundState:
+        """A copy with ``seats[seat]`` changed by ``seat_changes`` and the round by ``changes``
+        (one copy instead of two on the engine's hot paths)."""
         seats = list(self.seats)
-        seats[seat] = replace(seats[seat], **changes)
-        return replace(self, seats=tuple(seats))
+        seats[seat] = replace(seats[seat], **seat_changes)
+        return replace(self, seats=tuple(seats), **changes)

@@ -13,12 +13,11 @@ reached through :meth:`Variant.hand_rules`, the same code the judge calls.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rules.engine.actions import Action
 from rules.engine.events import Event
-from rules.engine.state import ClaimPhase, RoundState, TurnPhase
+from rules.engine.state import ClaimPhase, RoundState, TurnPhase, replace
 from rules.errors import IllegalAction
 from rules.hand import Meld, Transfer, WinContext
 from rules.tiles import ALL_136, Tile
@@ -53,6 +52,11 @@ class Variant:
     rob_added_kong: ClassVar[bool] = True
     ting_discard_face_down: ClassVar[bool] = False
     default_reserve_stacks: ClassVar[int] = 7
+
+    @property
+    def filters_discards(self) -> bool:
+        """Whether :meth:`discard_allowed` is overridden (else the engine skips asking it)."""
+        return type(self).discard_allowed is not Variant.discard_allowed
 
     # --- data from the hand rules ---------------------------------------------------------------
 

@@ -8,7 +8,6 @@ conditions, fan and payments are :mod:`rules.wins.changchun`'s.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from rules.engine import core
@@ -21,7 +20,7 @@ from rules.engine.actions import (
     SpecialKong,
 )
 from rules.engine.events import Event, TreasurePlaced, TreasureSeen
-from rules.engine.state import RoundState, Treasure, TurnPhase
+from rules.engine.state import RoundState, Treasure, TurnPhase, replace
 from rules.hand import Meld, SpecialKongName, WinContext
 from rules.tiles import Tile
 from rules.variants.base import TingMode, Variant
@@ -117,6 +116,8 @@ class Changchun(Variant):
         if state.wall_left < 1 or (seat == state.dealer and me.first_turn):
             return []
         names = {m.name for m in me.melds if m.kind == "special_kong"}
+        if not names:
+            return []
         actions: list[Action] = []
         for tile in sorted(set(me.concealed)):
             if family_of(tile) not in names:
