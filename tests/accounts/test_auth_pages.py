@@ -208,3 +208,11 @@ def test_sign_up_ignores_a_next_pointing_elsewhere(client):
         },
     )
     assert response.url == reverse("home")
+
+
+def test_the_site_stays_in_the_players_language_after_logging_out(client, make_user):
+    client.force_login(make_user(language="en"))
+    client.get(reverse("home"))
+    client.post(reverse("accounts:logout"))
+    response = client.get(reverse("accounts:login"), HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert response.headers["Content-Language"] == "en"
