@@ -6,16 +6,17 @@ or tuple of at least 34 counts, indexed by :mod:`rules.tiles` kinds); melds are 
 are the caller's business.
 
 Speed matters: the round engine asks for waits on every action for every seat. Each suit is
-analysed on its own, keyed by its 9 counts (as ``bytes``), and memoised, so a hand costs three dict
-look-ups plus a pass over the 7 honours:
+analysed on its own, keyed by its 9 counts (a tuple), and memoised, so a hand costs four dict
+look-ups:
 
-* ``_suit_bits(key)`` says whether the suit splits into sets only (bit 1) and/or sets and one pair
-  (bit 2). Sets only is decided greedily: the lowest tile's count modulo 3 must start that many
-  chows (three equal chows are three pongs), so no search is needed.
-* ``_suit_waits(key)`` lists, per suit, the ranks whose addition makes the suit sets-only or
-  sets-and-pair.
-* :func:`shape_waits` then combines suits by their residues modulo 3: exactly one group may hold the
-  pair, every other group must split into sets.
+* ``_SUIT[key]`` is a suit's *value*: 0 when it splits into sets only, 1 for sets and one pair,
+  9 when neither (so any sum with it exceeds 1). Sets only is decided greedily: the lowest tile's
+  count modulo 3 must start that many chows (three equal chows are three pongs). Honours have
+  their own table (pairs and pongs only). A hand is complete when the four values add up to 1.
+* ``_WAITS[suit][key]`` lists the kinds whose addition makes the suit sets only or sets and a
+  pair; :func:`shape_waits` combines them with the other groups' values.
+
+The memo tables are ``dict`` subclasses with ``__missing__``, so a warm look-up is one C call.
 
 :func:`decompositions` lists every reading (pair + concealed sets), per suit memoised and combined
 across suits; the win rules evaluate their conditions per reading.
@@ -45,12 +46,10 @@ ConcealedSet = tuple[int, Tile]
 Decomposition = tuple[Tile, tuple[ConcealedSet, ...]]
 """One reading of complete concealed tiles: ``(pair tile, sets sorted)``."""
 
-_SETS_ONLY: Final = 1
-_WITH_PAIR: Final = 2
 _SUIT_STARTS: Final = (0, 9, 18)
+_BAD: Final = 9
+"""Group value of a group that is neither sets alone nor sets and one pair: any sum with it > 1."""
 
-_bits_memo: dict[bytes, int] = {}
-_waits_memo: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 _readings_memo: dict[bytes, tuple[tuple[int, tuple[ConcealedSet, ...]], ...]] = {}
 
 
@@ -67,76 +66,113 @@ def _sets_only(counts: list[int]) -> bool:
     return True
 
 
-def _suit_bits(key: bytes) -> int:
-    """Bit 1: the suit is sets only; bit 2: sets plus exactly one pair. Memoised per suit key."""
-    bits = _bits_memo.get(key)
-    if bits is not None:
-        return bits
+def _suit_value(key: tuple[int, ...]) -> int:
+    """0: the suit is sets only (or empty); 1: sets and exactly one pair; :data:`_BAD` otherwise."""
     counts = list(key)
     total = sum(counts)
-    bits = 0
-    if total % 3 == 0 and _sets_only(counts):
-        bits |= _SETS_ONLY
-    elif total % 3 == 2:
+    if total % 3 == 0:
+        return 0 if _sets_only(counts) else _BAD
+    if total % 3 == 2:
         for i in range(9):
             if counts[i] >= 2:
                 counts[i] -= 2
                 ok = _sets_only(counts)
                 counts[i] += 2
                 if ok:
-                    bits |= _WITH_PAIR
-                    break
-    _bits_memo[key] = bits
-    return bits
+                    return 1
+    return _BAD
 
 
-def _suit_waits(key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ranks (0–8) that make the suit sets-only, and ranks that make it sets-and-pair."""
-    waits = _waits_memo.get(key)
-    if waits is not None:
+def _honour_value(key: tuple[int, ...]) -> int:
+    """Honours form pairs and pongs only: the number of pairs, or :data:`_BAD`."""
+    if any(n == 1 or n == 4 for n in key):
+        return _BAD
+    return sum(1 for n in key if n == 2)
+
+
+class _SuitValues(dict[tuple[int, ...], int]):
+    """Memo of :func:`_suit_value`, filled on first use (one C-level look-up when warm)."""
+
+    def __missing__(self, key: tuple[int, ...]) -> int:
+        value = self[key] = _suit_value(key)
+        return value
+
+
+class _HonourValues(dict[tuple[int, ...], int]):
+    def __missing__(self, key: tuple[int, ...]) -> int:
+        value = self[key] = _honour_value(key)
+        return value
+
+
+_SUIT = _SuitValues()
+_HONOURS = _HonourValues()
+
+SuitWaits = tuple[int, tuple[Tile, ...], tuple[Tile, ...]]
+"""(residue of the suit's count + 1 modulo 3, kinds that make it sets only, kinds that make it
+sets and a pair)."""
+
+
+class _SuitWaits(dict[tuple[int, ...], SuitWaits]):
+    """Per suit position (``start`` 0, 9 or 18): the kinds whose addition completes the suit."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
+
+    def __missing__(self, key: tuple[int, ...]) -> SuitWaits:
+        counts = list(key)
+        sets_only: list[Tile] = []
+        with_pair: list[Tile] = []
+        for rank in range(9):
+            if counts[rank] >= 4:
+                continue
+            counts[rank] += 1
+            value = _SUIT[tuple(counts)]
+            counts[rank] -= 1
+            if value == 0:
+                sets_only.append(self.start + rank)
+            elif value == 1:
+                with_pair.append(self.start + rank)
+        waits = self[key] = ((sum(key) + 1) % 3, tuple(sets_only), tuple(with_pair))
         return waits
-    counts = bytearray(key)
-    sets_only: list[int] = []
-    with_pair: list[int] = []
-    for rank in range(9):
-        if counts[rank] >= 4:
-            continue
-        counts[rank] += 1
-        bits = _suit_bits(bytes(counts))
-        counts[rank] -= 1
-        if bits & _SETS_ONLY:
-            sets_only.append(rank)
-        if bits & _WITH_PAIR:
-            with_pair.append(rank)
-    waits = (tuple(sets_only), tuple(with_pair))
-    _waits_memo[key] = waits
-    return waits
 
 
-def _honour_state(counts: Sequence[int]) -> tuple[bool, int]:
-    """(every honour is 0, 2 or 3, number of honour pairs)."""
-    pairs = 0
-    for t in range(HONOR, NUM_KINDS):
-        n = counts[t]
-        if n == 2:
-            pairs += 1
-        elif n == 1 or n == 4:
-            return False, pairs
-    return True, pairs
+class _HonourWaits(dict[tuple[int, ...], tuple[tuple[Tile, int], ...]]):
+    """Per honour key: (kind, honour value after adding it) for each addable kind."""
+
+    def __missing__(self, key: tuple[int, ...]) -> tuple[tuple[Tile, int], ...]:
+        counts = list(key)
+        found: list[tuple[Tile, int]] = []
+        for i in range(7):
+            if counts[i] in (1, 2):
+                counts[i] += 1
+                value = _HONOURS[tuple(counts)]
+                counts[i] -= 1
+                if value < _BAD:
+                    found.append((HONOR + i, value))
+        waits = self[key] = tuple(found)
+        return waits
+
+
+_WAITS = (_SuitWaits(0), _SuitWaits(9), _SuitWaits(18))
+_HONOUR_WAITS = _HonourWaits()
 
 
 def is_complete(counts: Sequence[int]) -> bool:
     """True when the concealed tiles (3n+2 of them) are n sets and one pair."""
-    pairs = 0
-    for start in _SUIT_STARTS:
-        key = bytes(counts[start : start + 9])
-        bits = _suit_bits(key)
-        if bits & _WITH_PAIR:
-            pairs += 1
-        elif not bits & _SETS_ONLY and any(key):
-            return False
-    ok, honour_pairs = _honour_state(counts)
-    return ok and pairs + honour_pairs == 1
+    # Honours first (a single or a fourth honour rejects most hands at once), then each suit:
+    # stop as soon as the values add up to more than one pair.
+    value = _HONOURS[tuple(counts[27:34])]
+    if value > 1:
+        return False
+    suit = _SUIT
+    value += suit[tuple(counts[:9])]
+    if value > 1:
+        return False
+    value += suit[tuple(counts[9:18])]
+    if value > 1:
+        return False
+    return value + suit[tuple(counts[18:27])] == 1
 
 
 def shape_waits(counts: Sequence[int]) -> tuple[Tile, ...]:
@@ -144,51 +180,30 @@ def shape_waits(counts: Sequence[int]) -> tuple[Tile, ...]:
 
     Kinds of which the concealed tiles already hold four are excluded; copies in melds are the
     caller's business (spec: a tile all four copies of which are in the hand is never a wait).
+    A suit receiving the tile must become sets only while exactly one pair is elsewhere, or sets
+    and a pair while every other group is sets only: with group values 0 / 1 / bad, "the others
+    add up to 1 (or 0)".
     """
-    keys = [bytes(counts[s : s + 9]) for s in _SUIT_STARTS]
-    # Per group: residue mod 3 and whether it is complete as it stands (None: it is not).
-    totals = [sum(k) for k in keys]
-    oks = []
-    pairs = 0
-    for key, total in zip(keys, totals, strict=True):
-        bits = _suit_bits(key)
-        if total % 3 == 0 and (bits & _SETS_ONLY or total == 0):
-            oks.append(True)
-        elif total % 3 == 2 and bits & _WITH_PAIR:
-            oks.append(True)
-            pairs += 1
-        else:
-            oks.append(False)
-    honour_singles = []
-    honour_bad = 0
-    honour_pairs = []
-    for t in range(HONOR, NUM_KINDS):
-        n = counts[t]
-        if n == 1:
-            honour_singles.append(t)
-        elif n == 2:
-            honour_pairs.append(t)
-        elif n == 4:
-            honour_bad += 1
-    suits_bad = oks.count(False)
+    keys = (tuple(counts[:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    suit = _SUIT
+    values = (suit[keys[0]], suit[keys[1]], suit[keys[2]])
+    honour_key = tuple(counts[27:34])
+    honours = _HONOURS[honour_key]
+    total = values[0] + values[1] + values[2] + honours
     waits: list[Tile] = []
-    for i, start in enumerate(_SUIT_STARTS):
-        if honour_singles or honour_bad or suits_bad - (not oks[i]) > 0:
+    for i in (0, 1, 2):
+        others = total - values[i]
+        if others > 1:
             continue
-        other_pairs = pairs - (oks[i] and totals[i] % 3 == 2) + len(honour_pairs)
-        sets_only, with_pair = _suit_waits(keys[i])
-        residue_after = (totals[i] + 1) % 3
-        if residue_after == 0 and other_pairs == 1:
-            waits.extend(start + r for r in sets_only)
-        elif residue_after == 2 and other_pairs == 0:
-            waits.extend(start + r for r in with_pair)
-    if not suits_bad and not honour_bad:
-        if len(honour_singles) == 1 and pairs + len(honour_pairs) == 0:
-            waits.append(honour_singles[0])
-        elif not honour_singles and pairs + len(honour_pairs) == 2:
-            # 对倒: with two pairs, either honour pair may become the pong.
-            waits.extend(honour_pairs)
-    return tuple(sorted(waits))
+        residue, sets_only, with_pair = _WAITS[i][keys[i]]
+        if residue == 0 and others == 1:
+            waits.extend(sets_only)
+        elif residue == 2 and others == 0:
+            waits.extend(with_pair)
+    suits = total - honours
+    if suits <= 1:
+        waits.extend(t for t, value in _HONOUR_WAITS[honour_key] if suits + value == 1)
+    return tuple(waits)
 
 
 def _suit_readings(key: bytes) -> tuple[tuple[int, tuple[ConcealedSet, ...]], ...]:
