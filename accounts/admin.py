@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services
-from accounts.admin_scoping import ClubScopedModelAdmin
+from accounts.admin_scoping import ClubScopedModelAdmin, managed_club_ids
 from accounts.errors import ClubError
 from accounts.models import Club, Membership, User
 
@@ -49,6 +49,12 @@ class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # players join by invite code, never added behind their back
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Staff with the permission, or a manager looking at their own club's page."""
+        if super().has_view_permission(request, obj):
+            return True
+        return obj is not None and obj.pk in managed_club_ids(request)
+
 
 @admin.register(Club)
 class ClubAdmin(ClubScopedModelAdmin):
@@ -58,6 +64,7 @@ class ClubAdmin(ClubScopedModelAdmin):
     club_manager_may_add = False  # clubs are opened from the site, where the opener becomes owner
     club_manager_may_delete = False  # deleting a club deletes its rooms: site staff only
     list_display = ("name", "owner", "join_policy", "invite_code", "created_at")
+    list_select_related = ("owner",)
     search_fields = ("name", "invite_code", "owner__username")
     list_filter = ("join_policy",)
     readonly_fields = ("invite_code", "created_at")
@@ -105,6 +112,7 @@ class MembershipAdmin(ClubScopedModelAdmin):
     club_manager_may_add = False
     club_manager_may_delete = False
     list_display = ("user", "club", "role", "status", "joined_at")
+    list_select_related = ("user", "club")
     list_filter = ("status", "role")
     search_fields = ("user__username", "user__display_name", "club__name")
     actions = ("approve", "reject", "remove", "make_admin", "make_member")

@@ -16,6 +16,7 @@ class RoomAdmin(ClubScopedModelAdmin):
     """A club manager opens, edits and closes the rooms of their own clubs."""
 
     list_display = ("name", "club", "variant", "base_stake", "status", "invite_code", "created_at")
+    list_select_related = ("club",)
     list_filter = ("variant", "status")
     search_fields = ("name", "invite_code", "club__name")
     readonly_fields = ("invite_code", "created_by", "created_at")

@@ -235,3 +235,57 @@ def test_the_mixin_follows_a_path_to_the_club_and_scopes_room_choices(rf, two_cl
     room_field = model_admin.formfield_for_foreignkey(room, request)
     assert room_field is not None
     assert list(room_field.queryset or ()) == [two_clubs["room_a"]]
+
+
+def test_a_club_admin_renames_their_club_but_cannot_change_its_owner(client, make_user, two_clubs):
+    club_a = two_clubs["a"]
+    owner = club_a.owner
+    client.force_login(two_clubs["admin_a"])
+    page = client.get(reverse("admin:accounts_club_change", args=[club_a.pk]))
+    assert "owner" not in page.context["adminform"].form.fields
+    assert "成员资格" in page.content.decode() or "Membership" in page.content.decode()
+    response = client.post(
+        reverse("admin:accounts_club_change", args=[club_a.pk]),
+        {
+            "name": "A 圈新名",
+            "description": "",
+            "join_policy": "approval",
+            "owner": make_user().pk,  # ignored: read-only for a club admin
+            "memberships-TOTAL_FORMS": "0",
+            "memberships-INITIAL_FORMS": "0",
+        },
+    )
+    assert response.status_code == 302
+    club_a.refresh_from_db()
+    assert (club_a.name, club_a.join_policy, club_a.owner) == ("A 圈新名", "approval", owner)
+
+
+def test_the_regenerate_action_gives_a_new_code(client, two_clubs):
+    club_a = two_clubs["a"]
+    old = club_a.invite_code
+    client.force_login(two_clubs["admin_a"])
+    client.post(
+        reverse("admin:accounts_club_changelist"),
+        {"action": "regenerate_invite_code", "_selected_action": [club_a.pk]},
+    )
+    club_a.refresh_from_db()
+    assert club_a.invite_code != old
+
+
+def test_a_superuser_may_act_for_any_club(make_user, two_clubs):
+    from accounts import services
+
+    root = make_user("root2", is_staff=True, is_superuser=True)
+    old = two_clubs["b"].invite_code
+    assert services.club_regenerate_code(actor=root, club=two_clubs["b"]) != old
+
+
+def test_the_room_changelist_does_not_query_per_row(
+    client, django_assert_max_num_queries, two_clubs
+):
+    club_a = two_clubs["a"]
+    for number in range(10):
+        Room.objects.create(club=club_a, name=f"桌 {number}", variant="siping")
+    client.force_login(two_clubs["admin_a"])
+    with django_assert_max_num_queries(12):  # 10 today; a query per row would make it 20+
+        assert client.get(reverse("admin:tables_room_changelist")).status_code == 200
