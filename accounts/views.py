@@ -8,10 +8,14 @@ Club pages are thin: they read through ``selectors`` and write through ``service
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from axes.utils import reset as axes_reset
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import SetPasswordForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -62,6 +66,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("欢迎来到雀友！"))
         return redirect(next_url or "home")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's reset confirmation, which also lifts a log-in lock-out on the account.
+
+    A lock-out (django-axes) guards against password guessing; following a link sent to the
+    account's mailbox is a stronger proof than the lock, and players who were locked out are
+    exactly the ones who reset their password — they expect to get in with the new one at once.
+    """
+
+    def form_valid(self, form: SetPasswordForm[Any]) -> HttpResponse:
+        response = super().form_valid(form)
+        axes_reset(username=form.user.get_username())
+        return response
 
 
 @login_required

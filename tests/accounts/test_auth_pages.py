@@ -216,3 +216,21 @@ def test_the_site_stays_in_the_players_language_after_logging_out(client, make_u
     client.post(reverse("accounts:logout"))
     response = client.get(reverse("accounts:login"), HTTP_ACCEPT_LANGUAGE="zh-CN")
     assert response.headers["Content-Language"] == "en"
+
+
+def test_resetting_the_password_lifts_a_lock_out(client, make_user):
+    make_user("locked", email="locked@example.com")
+    for _ in range(5):
+        client.post(reverse("accounts:login"), {"username": "locked", "password": "guess"})
+    client.post(reverse("accounts:password_reset"), {"email": "locked@example.com"})
+    path = re.search(r"https?://[^/\s]+(/\S+)", str(mail.outbox[0].body))
+    assert path is not None
+    confirm = client.get(path.group(1), follow=True)
+    client.post(
+        confirm.redirect_chain[-1][0],
+        {"new_password1": "fresh-pass-20261202", "new_password2": "fresh-pass-20261202"},
+    )
+    response = client.post(
+        reverse("accounts:login"), {"username": "locked", "password": "fresh-pass-20261202"}
+    )
+    assert response.status_code == 302
