@@ -26,7 +26,8 @@ from rules.engine import (
     legal_actions,
     new_round,
 )
-from rules.engine.state import ClaimPhase, EndedPhase, TurnPhase
+from rules.engine.core import seats_to_act
+from rules.engine.state import EndedPhase
 from rules.tiles import count_tiles, full_set
 from rules.variants import get_variant
 from rules.wall import Drbg, seed_from_text
@@ -68,16 +69,6 @@ def random_bot(rng: random.Random) -> Bot:
         return actions[rng.randrange(len(actions))]
 
     return choose
-
-
-def seats_to_act(state: RoundState) -> list[int]:
-    """Seats that must act now, in a fixed order (claim windows: each asked seat in turn)."""
-    phase = state.phase
-    if isinstance(phase, TurnPhase):
-        return [phase.seat]
-    if isinstance(phase, ClaimPhase):
-        return [s for s in phase.asked if phase.answers[s] is None]
-    return []
 
 
 def play_round(

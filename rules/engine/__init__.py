@@ -26,8 +26,9 @@ from rules.engine.actions import (
     SpecialKong,
     action_from_json,
 )
-from rules.engine.core import apply, legal_actions, new_round
+from rules.engine.core import apply, legal_actions, new_round, seats_to_act
 from rules.engine.events import Event
+from rules.engine.persist import state_from_json, state_to_json
 from rules.engine.state import RoundResult, RoundState
 
 __all__ = [
@@ -53,4 +54,7 @@ __all__ = [
     "apply",
     "legal_actions",
     "new_round",
+    "seats_to_act",
+    "state_from_json",
+    "state_to_json",
 ]

@@ -148,6 +148,17 @@ def new_round(
     return _run_automatic(state, out), out
 
 
+def seats_to_act(state: RoundState) -> list[int]:
+    """Seats that must act now (for deadlines): the seat whose turn it is, or every asked seat
+    that has not answered the claim window yet, nearest after the discarder first."""
+    phase = state.phase
+    if isinstance(phase, TurnPhase):
+        return [phase.seat]
+    if isinstance(phase, ClaimPhase):
+        return [s for s in phase.asked if phase.answers[s] is None]
+    return []
+
+
 # --- legal actions ------------------------------------------------------------------------------
 
 _legal_cache: dict[int, tuple[RoundState, list[Action]]] = {}
