@@ -177,6 +177,9 @@ def parse_case(case: Any) -> WinContext | TingContext:
         raise InvalidCase(f"the hand has {len(hand)} tiles; {len(melds)} melds need {expected}")
     _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
     extra = dict(_field(case, "extra", dict, {}))
+    for flag in ("duibao", "chen", "discarder_ting"):
+        if flag in extra and not isinstance(extra[flag], bool):
+            raise InvalidCase(f"extra.{flag} must be true or false, got {extra[flag]!r}")
     opened_raw = _field(case, "opened", list, [False] * 4)
     if len(opened_raw) != 4 or not all(isinstance(x, bool) for x in opened_raw):
         raise InvalidCase("opened must be four true/false values")
@@ -223,8 +226,8 @@ def _win_context(
     ting = _field(case, "ting", bool, False)
     treasure_raw = case.get("treasure")
     treasure = None if treasure_raw is None else _one_tile(treasure_raw, "treasure")
-    if treasure is not None and treasure >= NUM_KINDS:
-        raise InvalidCase("the treasure cannot be a flower")
+    if treasure is not None and (treasure >= NUM_KINDS or treasure not in rules.tiles_used):
+        raise InvalidCase(f"treasure {tile_name(treasure)} is not used in {variant}")
     treasure_win = _field(case, "treasure_win", bool, False)
     if treasure_win and (
         win_by not in ("self_draw", "kong_draw") or treasure is None or win_tile != treasure
