@@ -141,6 +141,20 @@ def _meld(raw: Any, *, variant: str, winner: int, options: Mapping[str, Any]) ->
     )
 
 
+def _check_hand_size(variant: str, kind: str, size: int, melds: int) -> None:
+    """14 − 3 × melds tiles for a win, one fewer for ting (judge.md, *A case*).
+
+    ``shape`` also takes a 16-tile hand (17 − 3 × melds, five sets and a pair), as judge.md says.
+    """
+    short = 1 if kind == "ting" else 0
+    allowed = [14 - 3 * melds - short]
+    if variant == "shape":
+        allowed.append(17 - 3 * melds - short)
+    if size not in allowed:
+        need = " or ".join(str(n) for n in allowed)
+        raise InvalidCase(f"the hand has {size} tiles; {melds} melds need {need}")
+
+
 def _check_tiles_exist(rules: HandRules, tiles: Iterable[Tile], variant: str) -> None:
     """More than four of a kind, flowers outside Taiwan, or a kind the variant does not use."""
     counts = count_tiles(tiles)
@@ -172,9 +186,7 @@ def parse_case(case: Any) -> WinContext | TingContext:
     hand = _tiles(case.get("hand"), "hand")
     raw_melds = _field(case, "melds", list, [])
     melds = tuple(_meld(m, variant=variant, winner=winner, options=options) for m in raw_melds)
-    expected = 14 - 3 * len(melds) - (1 if kind == "ting" else 0)
-    if len(hand) != expected:
-        raise InvalidCase(f"the hand has {len(hand)} tiles; {len(melds)} melds need {expected}")
+    _check_hand_size(variant, kind, len(hand), len(melds))
     _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
     extra = dict(_field(case, "extra", dict, {}))
     for flag in ("duibao", "chen", "discarder_ting"):

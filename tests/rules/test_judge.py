@@ -116,6 +116,18 @@ def test_invalid_cases_get_an_error_line(changes, text):
     assert text in result["error"]
 
 
+def test_the_shape_variant_takes_a_sixteen_tile_hand_with_five_sets():
+    result = answer(variant="shape", hand="123m 456m 789m 234p 567p 99s", win_tile="9s")
+    assert result["legal"] is True
+    ting = answer(variant="shape", kind="ting", hand="123m 456m 789m 234p 567p 9s")
+    assert ting["waits"] == ["9s"]
+    assert "tiles" in answer(variant="changchun", hand="123m 456m 789m 234p 567p 99s")["error"]
+
+
+def test_taiwan16_is_known_but_not_built():
+    assert "not built" in answer(variant="taiwan16")["error"]
+
+
 def test_unknown_option_keys_are_ignored():
     assert answer(options={"music": "loud"})["legal"] is True
 
