@@ -88,7 +88,9 @@ class DatabaseUrl:
                 "transaction_mode": "IMMEDIATE",
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             }
-            config["TEST"] = {"NAME": str(Path(self.name).with_suffix(".test.sqlite3"))}
+            # One test database file per process, so that concurrent test runs never share one.
+            test_name = Path(self.name).with_suffix(f".test-{os.getpid()}.sqlite3")
+            config["TEST"] = {"NAME": str(test_name)}
         return config
 
 
