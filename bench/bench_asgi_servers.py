@@ -1,8 +1,9 @@
 """Which ASGI server runs Queyou: uvicorn (uvloop + httptools) or daphne (Twisted)?
 
-Starts each server in turn on 127.0.0.1 with production-like settings (DEBUG off) and the same Django
-app, loads ``/healthz`` (a view that queries the database) with ``wrk`` from Debian's packages, and reads
-the server's peak RSS. Both run on the same 2 cores as wrk, so the numbers compare, not absolute.
+Starts each server in turn on 127.0.0.1 with production-like settings (DEBUG off) and the same
+Django app, loads ``/healthz`` (a view that queries the database) with ``wrk`` from Debian's
+packages, and reads the server's peak RSS. Both run on the same 2 cores as wrk, so the numbers
+compare with each other; they are not absolute.
 
     .venv/bin/pip install daphne==4.2.3   # bench-only
     .venv/bin/python bench/bench_asgi_servers.py [--seconds 10] [--connections 64]
@@ -23,11 +24,35 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
 SERVERS = {
-    "uvicorn+uvloop": [PY, "-m", "uvicorn", "config.asgi:application", "--port", "{port}",
-                       "--loop", "uvloop", "--http", "httptools", "--lifespan", "off",
-                       "--log-level", "warning", "--no-access-log"],
-    "daphne": [PY, "-m", "daphne", "-p", "{port}", "-b", "127.0.0.1", "-v", "0",
-               "config.asgi:application"],
+    "uvicorn+uvloop": [
+        PY,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--port",
+        "{port}",
+        "--loop",
+        "uvloop",
+        "--http",
+        "httptools",
+        "--lifespan",
+        "off",
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ],
+    "daphne": [
+        PY,
+        "-m",
+        "daphne",
+        "-p",
+        "{port}",
+        "-b",
+        "127.0.0.1",
+        "-v",
+        "0",
+        "config.asgi:application",
+    ],
 }
 
 
@@ -48,17 +73,27 @@ def peak_rss_kib(pid: int) -> int:
 
 
 def run_one(name: str, port: int, seconds: int, connections: int) -> dict[str, str]:
-    env = {**os.environ, "DEBUG": "0", "SECURE_SSL": "0", "ALLOWED_HOSTS": "127.0.0.1",
-           "SECRET_KEY": "bench-" + "k" * 60, "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECURE_SSL": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECRET_KEY": "bench-" + "k" * 60,
+        "LOG_LEVEL": "WARNING",
+    }
     args = [a.format(port=port) for a in SERVERS[name]]
     server = subprocess.Popen(args, cwd=BASE_DIR, env=env)
     try:
         wait_for_port(port)
         url = f"http://127.0.0.1:{port}/healthz"
-        subprocess.run(["wrk", "-t1", "-c8", "-d2s", url], capture_output=True, check=True)  # warm-up
+        subprocess.run(
+            ["wrk", "-t1", "-c8", "-d2s", url], capture_output=True, check=True
+        )  # warm-up
         out = subprocess.run(
             ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
         rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
         p50 = re.search(r"50%\s+(\S+)", out)
@@ -87,7 +122,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=64)
     args = parser.parse_args()
     (BASE_DIR / "var" / "staticfiles").mkdir(parents=True, exist_ok=True)
-    rows = [run_one(name, 8700 + i, args.seconds, args.connections) for i, name in enumerate(SERVERS)]
+    rows = [
+        run_one(name, 8700 + i, args.seconds, args.connections) for i, name in enumerate(SERVERS)
+    ]
     keys = list(rows[0])
     print("| " + " | ".join(keys) + " |")
     print("|" + "---|" * len(keys))

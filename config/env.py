@@ -1,8 +1,8 @@
 """Small typed readers of the environment that fail loudly on a bad value (healthchecks style).
 
-Every setting that may differ between machines is read through one of these, so that a typo in
-production stops the process at start-up with a message naming the variable, instead of running with a
-silently wrong default.
+Every setting that may differ between machines is read through one of these, so that a typo
+in production stops the process at start-up with a message naming the variable, instead of
+running with a silently wrong default.
 """
 
 from __future__ import annotations
@@ -111,10 +111,8 @@ def parse_database_url(url: str, *, base_dir: Path) -> DatabaseUrl:
         )
     if parts.scheme == "sqlite":
         path = unquote(parts.path)
-        if path.startswith("//"):
-            name = path[1:]  # sqlite:////abs/path
-        else:
-            name = str(base_dir / path.lstrip("/"))
+        # sqlite:////abs/path is absolute; sqlite:///rel/path is relative to the project.
+        name = path[1:] if path.startswith("//") else str(base_dir / path.lstrip("/"))
         return DatabaseUrl(engine=engine, name=name)
     name = unquote(parts.path.lstrip("/"))
     if not name:
@@ -134,5 +132,7 @@ def parse_database_url(url: str, *, base_dir: Path) -> DatabaseUrl:
 def check_redis_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in {"redis", "rediss", "unix"}:
-        raise ImproperlyConfiguredEnv(f"REDIS_URL={url!r} must start with redis://, rediss:// or unix://")
+        raise ImproperlyConfiguredEnv(
+            f"REDIS_URL={url!r} must start with redis://, rediss:// or unix://"
+        )
     return url

