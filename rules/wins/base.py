@@ -30,7 +30,8 @@ from rules.payments import cap_transfers, nets
 from rules.shapes import CHOW, PONG, ConcealedSet, decompositions, shape_waits
 from rules.tiles import HONOR, NUM_KINDS, RED, WHITE, Tile, count_tiles
 
-Wait = Literal["open", "edge", "closed", "single", "dual_pong"]
+Wait = Literal["open", "edge", "closed", "single", "dual_pong", "special"]
+"""Wait types of README *Wait types*; ``special`` is a variant's own set (Siping 中发白)."""
 SEATS = (0, 1, 2, 3)
 _WAIT_PREFERENCE: Mapping[str, int] = {"edge": 3, "closed": 2, "single": 1}
 
@@ -316,9 +317,8 @@ class HandRules:
         """Legal waits of a 3n+1 hand if ting were declared now (README, *A kind: ting query*)."""
         counts = count_tiles(ctx.concealed)[:NUM_KINDS]
         in_melds = meld_counts(ctx.melds)
-        shape = [
-            t for t in shape_waits(counts) if t in self.tiles_used and counts[t] + in_melds[t] < 4
-        ]
+        candidates = sorted({*shape_waits(counts), *self.special_waits(ctx, counts)})
+        shape = [t for t in candidates if t in self.tiles_used and counts[t] + in_melds[t] < 4]
         if not shape:
             return TingVerdict(waits=(), ting_allowed=False, reason="not_ready")
         legal: list[Tile] = []
@@ -332,6 +332,10 @@ class HandRules:
         if legal:
             return TingVerdict(waits=tuple(legal), ting_allowed=True)
         return TingVerdict(waits=tuple(shape), ting_allowed=False, reason=first_reason)
+
+    def special_waits(self, ctx: TingContext, counts: Sequence[int]) -> tuple[Tile, ...]:
+        """Winning kinds from a variant's own sets, beyond four sets and a pair (none here)."""
+        return ()
 
     def ting_ok_after(self, ctx: TingContext) -> bool:
         """The hand may declare ting: it is ready and at least one wait is a legal win."""

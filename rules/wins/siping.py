@@ -4,18 +4,32 @@
 needs 报听 is not a legal reading without it", so 111222333m read as three chows still wins
 undeclared as 平胡 (*Play*). ``extra.chen`` (抻) implies a declared ting.
 
-Not built: option ``chen_zfb`` (ting on the third dragon with two of 中发白) is a shape outside
-four sets and a pair; the option is accepted and has no effect yet.
+Option ``chen_zfb`` (抻中发白): with two of 中发白 in hand a declared-ting player may wait on the
+third; 中发白 one each then counts as a set (wait ``special``), the win is self-draw only and
+scores ``chen``. ``[decision]`` the other conditions apply as to any reading, and the three
+dragons are not a pong (no ``piao``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.errors import InvalidCase
-from rules.hand import Meld, Transfer, WinContext
-from rules.tiles import DRAGONS, EAST, NORTH, NUM_KINDS, PIN, SOU, Tile, parse_tile
+from rules.hand import Meld, TingContext, Transfer, WinContext
+from rules.shapes import PONG, decompositions, is_complete
+from rules.tiles import (
+    DRAGONS,
+    EAST,
+    NORTH,
+    NUM_KINDS,
+    PIN,
+    SOU,
+    WHITE,
+    Tile,
+    count_tiles,
+    parse_tile,
+)
 from rules.wins.base import (
     HandRules,
     Reading,
@@ -25,6 +39,7 @@ from rules.wins.base import (
     has_meld_triplet,
     has_terminal,
     is_dragon,
+    meld_counts,
     one_tile_in_hand,
     suits_in,
 )
@@ -48,9 +63,38 @@ def wind_option(value: Any, default: Tile, name: str) -> Tile:
     return tile
 
 
+ZFB = 2
+"""Set kind of 中发白 one each in a :class:`Reading` (option ``chen_zfb``)."""
+
+
 def is_piao(reading: Reading, melds: tuple[Meld, ...]) -> bool:
     """飘: every set a pong or kong."""
-    return not reading.chows and all(m.kind != "chow" for m in melds)
+    return all(kind == PONG for kind, _ in reading.sets) and all(m.kind != "chow" for m in melds)
+
+
+def is_zfb(reading: Reading) -> bool:
+    """The winning tile completed 中发白 one each (抻中发白)."""
+    return reading.wait == "special"
+
+
+def zfb_readings(ctx: WinContext) -> list[Reading]:
+    """Readings with 中发白 one each as the set the winning dragon completed (``chen_zfb``)."""
+    concealed = count_tiles(ctx.concealed)[:NUM_KINDS]
+    if ctx.win_tile not in DRAGONS or any(concealed[d] < 1 for d in DRAGONS):
+        return []
+    rest = list(concealed)
+    for d in DRAGONS:
+        rest[d] -= 1
+    in_melds = meld_counts(ctx.melds)
+    all_counts = tuple(c + m for c, m in zip(concealed, in_melds, strict=True))
+    found = []
+    for pair, sets in decompositions(rest):
+        with_zfb = (*sets, (ZFB, WHITE))
+        reading = Reading(
+            pair, with_zfb, ctx.win_tile, len(sets), "special", tuple(concealed), all_counts
+        )
+        found.append(reading)
+    return found
 
 
 def siguiyi_count(reading: Reading, melds: tuple[Meld, ...]) -> int:
@@ -88,6 +132,27 @@ class SipingRules(HandRules):
         "no_baoting": False,
     }
 
+    def readings(self, ctx: WinContext) -> list[Reading]:
+        found = super().readings(ctx)
+        if ctx.options.get("chen_zfb", False) and not ctx.treasure_win:
+            found.extend(zfb_readings(ctx))
+        return found
+
+    def special_waits(self, ctx: TingContext, counts: Sequence[int]) -> tuple[Tile, ...]:
+        """抻中发白: with two of 中发白 and the rest complete, the third dragon is a wait."""
+        if not ctx.options.get("chen_zfb", False):
+            return ()
+        waits = []
+        for wait in DRAGONS:
+            others = [d for d in DRAGONS if d != wait]
+            if all(counts[d] >= 1 for d in others):
+                rest = list(counts)
+                for d in others:
+                    rest[d] -= 1
+                if is_complete(rest):
+                    waits.append(wait)
+        return tuple(waits)
+
     def meld_opens(self, meld: Meld) -> bool:
         """A 风杠 / 中发白杠 is laid like a concealed kong and does not open (*Options*)."""
         return meld.opens_hand and meld.kind != "special_kong"
@@ -109,9 +174,11 @@ class SipingRules(HandRules):
         ting = ctx.ting or chen
         piao = is_piao(reading, ctx.melds)
         needs_ting = not ctx.options.get("no_baoting", False)
-        if not ting and needs_ting and (piao or self.is_jia(ctx, reading, facts)):
+        zfb = is_zfb(reading)
+        # 抻中发白 is a ting on the third dragon: declared ting always, self-draw only.
+        if not ting and (zfb or (needs_ting and (piao or self.is_jia(ctx, reading, facts)))):
             return "not_ting"
-        if chen and not ctx.self_drawn:
+        if (chen or zfb) and not ctx.self_drawn:
             return "chen_self_draw_only"
         if not facts.winner_opened and not (ctx.options.get("liting", False) and ting):
             return "not_opened"
@@ -150,7 +217,7 @@ class SipingRules(HandRules):
         discarder = facts.discarder
         if discarder is not None:
             fan["dianpao"] = 1
-        if ctx.extra.get("chen", False) and ctx.self_drawn:
+        if (ctx.extra.get("chen", False) or is_zfb(reading)) and ctx.self_drawn:
             fan["chen"] = 1
         if ctx.win_by == "kong_draw":
             fan["gangkai"] = 1
