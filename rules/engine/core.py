@@ -13,7 +13,7 @@ they never change their input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.engine.actions import (
@@ -166,12 +166,19 @@ _legal_cache: dict[int, tuple[RoundState, list[Action]]] = {}
 
 def legal_actions(state: RoundState, seat: int) -> list[Action]:
     """Exactly the actions ``seat`` may take now (what the UI shows as buttons)."""
+    return list(_legal(state, seat))
+
+
+def _legal(state: RoundState, seat: int) -> list[Action]:
+    """The legal actions, computed once per (state, seat): the bot or the web layer asks for
+    them, then :func:`apply` checks the action against the same list. Callers must not
+    change the returned list."""
     cached = _legal_cache.get(seat)
     if cached is not None and cached[0] is state:
-        return list(cached[1])
+        return cached[1]
     actions = _compute_legal(state, seat)
     _legal_cache[seat] = (state, actions)
-    return list(actions)
+    return actions
 
 
 def _compute_legal(state: RoundState, seat: int) -> list[Action]:
@@ -279,6 +286,8 @@ def _own_kongs(state: RoundState, seat: int) -> list[Action]:
         return []
     me = state.seats[seat]
     counts = me.counts()
+    if 4 not in counts and not any(m.kind == "pong" for m in me.melds):
+        return []
     actions: list[Action] = []
     for tile in sorted(set(me.concealed)):
         if counts[tile] == 4:
@@ -392,9 +401,12 @@ def claim_offers(
     """What ``seat`` may claim on ``discarder``'s ``tile`` (spec README, item 5); empty: not asked.
     A ``Pass`` is appended whenever anything is offered."""
     me = state.seats[seat]
-    counts = me.counts()
+    counts, waits = hand_facts(me.concealed)
+    chow_seat = v.has_chow and not me.ting and seat == (discarder + 1) % SEATS
+    if counts[tile] < 2 and not chow_seat and tile not in waits and not v.has_extra_claims:
+        return []  # the common case, answered without building anything
     offers: list[Action] = []
-    if _can_win_on(state, seat, tile, discarder, "discard", counts):
+    if _can_win_on(state, seat, tile, discarder, "discard"):
         offers.append(DeclareWin(seat=seat))
     if not me.ting and counts[tile] >= 2:
         meld = Meld("pong", (tile,) * 3, from_seat=discarder)
@@ -408,7 +420,7 @@ def claim_offers(
         )
         if locked_ok and v.meld_allowed(state, seat, (*me.melds, meld), len(rest)):
             offers.append(ExposedKong(seat=seat))
-    if v.has_chow and not me.ting and seat == (discarder + 1) % SEATS:
+    if chow_seat:
         offers += _chows(state, seat, tile, counts, v)
     offers += v.extra_claim_actions(state, seat, discarder, tile)
     if offers:
@@ -416,7 +428,9 @@ def claim_offers(
     return offers
 
 
-def _chows(state: RoundState, seat: int, tile: Tile, counts: list[int], v: Variant) -> list[Action]:
+def _chows(
+    state: RoundState, seat: int, tile: Tile, counts: Sequence[int], v: Variant
+) -> list[Action]:
     """吃 from the previous seat: suited tiles only, the claimed tile at any place in the run."""
     if tile >= 27:
         return []
@@ -435,10 +449,8 @@ def _chows(state: RoundState, seat: int, tile: Tile, counts: list[int], v: Varia
     return out
 
 
-def _can_win_on(
-    state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy, counts: list[int]
-) -> bool:
-    if tile not in concealed_waits(state.seats[seat].concealed, counts):
+def _can_win_on(state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy) -> bool:
+    if tile not in hand_facts(state.seats[seat].concealed)[1]:
         return False
     v = variant_of(state)
     if not v.may_win_on_discard(state, seat, tile):
@@ -454,18 +466,21 @@ def _can_win_on(
     return v.hand_rules().judge_win(ctx).legal
 
 
-_waits_memo: dict[tuple[Tile, ...], tuple[Tile, ...]] = {}
+_facts_memo: dict[tuple[Tile, ...], tuple[tuple[int, ...], tuple[Tile, ...]]] = {}
 
 
-def concealed_waits(concealed: tuple[Tile, ...], counts: list[int]) -> tuple[Tile, ...]:
-    """Shape waits of a 3n+1 concealed hand, memoised by hand: a seat's hand does not change
-    while the others discard, so each discard is a look-up instead of a shape test."""
-    waits = _waits_memo.get(concealed)
-    if waits is None:
-        if len(_waits_memo) > 50_000:
-            _waits_memo.clear()
-        waits = _waits_memo[concealed] = shape_waits(counts)
-    return waits
+def hand_facts(concealed: tuple[Tile, ...]) -> tuple[tuple[int, ...], tuple[Tile, ...]]:
+    """Counts (read-only) and shape waits of a 3n+1 concealed hand, memoised by hand: a seat's
+    hand does not change while the others discard, so each discard is one look-up."""
+    facts = _facts_memo.get(concealed)
+    if facts is None:
+        if len(_facts_memo) > 50_000:
+            _facts_memo.clear()
+        counts = [0] * 34
+        for t in concealed:
+            counts[t] += 1
+        facts = _facts_memo[concealed] = (tuple(counts), shape_waits(counts))
+    return facts
 
 
 def rob_offers(
@@ -474,7 +489,7 @@ def rob_offers(
     """抢杠: only a win on the added tile (and what the variant adds, e.g. Changchun 抢叉)."""
     v = variant_of(state)
     offers: list[Action] = []
-    if _can_win_on(state, seat, tile, konger, "rob_kong", state.seats[seat].counts()):
+    if _can_win_on(state, seat, tile, konger, "rob_kong"):
         offers.append(DeclareWin(seat=seat))
     offers += v.extra_rob_actions(state, seat, konger, tile, pending)
     if offers:
@@ -881,7 +896,7 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     ``RoundOver``)."""
     if isinstance(state.phase, EndedPhase):
         raise RoundOver("the round is over")
-    if action not in legal_actions(state, action.seat):
+    if action not in _legal(state, action.seat):
         raise _why_illegal(state, action)
     out: list[Event] = []
     state = _dispatch(state, action, out)

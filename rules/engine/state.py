@@ -24,7 +24,9 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     """A copy of a frozen dataclass with ``changes``, like :func:`dataclasses.replace` but
     without its per-call field analysis: the engine copies its state on every action, and the
     profile (``bench/results/simulate.md``) showed ``dataclasses.replace`` as the top cost. A
-    copier is generated once per class (as ``attrs.evolve`` does). No state class has
+    copier is generated once per class (as ``attrs.evolve`` does). The two big classes
+    (:class:`RoundState`, :class:`SeatState`) keep a ``__dict__`` instead of slots so that a copy
+    is one C-level dict update, whatever the number of fields. No state class has
     ``__post_init__`` or init-only fields, so nothing is skipped."""
     cls = type(obj)
     copier = _REPLACERS.get(cls)
@@ -35,6 +37,18 @@ def replace(obj: _T, /, **changes: Any) -> _T:
 
 def _make_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     names = [f.name for f in fields(cls)]
+    if "__slots__" not in cls.__dict__:
+        known = frozenset(names)
+
+        def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
+            if not changes.keys() <= known:
+                raise TypeError(f"{cls.__name__} has no field {set(changes) - known}")
+            new = object.__new__(cls)
+            new.__dict__.update(obj.__dict__)
+            new.__dict__.update(changes)
+            return new
+
+        return copy_dict
     lines = ["def copy(obj, changes):", "    new = new_(cls)"]
     lines += [
         f"    set_(new, {n!r}, changes[{n!r}] if {n!r} in changes else obj.{n})" for n in names
@@ -60,7 +74,7 @@ class DiscardRecord:
     ting: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SeatState:
     """One player's side of the table.
 
@@ -189,7 +203,7 @@ class RoundResult:
         return self.winner is None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoundState:
     """Everything about one round (局). ``version`` counts applied actions, for persistence."""
 

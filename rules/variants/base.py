@@ -54,6 +54,11 @@ class Variant:
     default_reserve_stacks: ClassVar[int] = 7
 
     @property
+    def has_extra_claims(self) -> bool:
+        """Whether :meth:`extra_claim_actions` is overridden (else the engine skips asking it)."""
+        return type(self).extra_claim_actions is not Variant.extra_claim_actions
+
+    @property
     def filters_discards(self) -> bool:
         """Whether :meth:`discard_allowed` is overridden (else the engine skips asking it)."""
         return type(self).discard_allowed is not Variant.discard_allowed
