@@ -43,7 +43,7 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
             if not changes.keys() <= known:
                 raise TypeError(f"{cls.__name__} has no field {set(changes) - known}")
-            new = object.__new__(cls)
+            new: Any = object.__new__(cls)
             new.__dict__.update(obj.__dict__)
             new.__dict__.update(changes)
             return new
