@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import product
 from typing import Final
 
@@ -244,10 +245,17 @@ def _suit_readings(key: bytes) -> tuple[tuple[int, tuple[ConcealedSet, ...]], ..
 def decompositions(counts: Sequence[int]) -> tuple[Decomposition, ...]:
     """Every reading of complete concealed tiles as sets plus one pair (empty if none).
 
+    Memoised per whole hand (bounded LRU): the win rules ask for the same hand several times.
+
     >>> from rules.tiles import count_tiles, parse_tiles
     >>> len(decompositions(count_tiles(parse_tiles("11122233344455m"))))
     4
     """
+    return _decompositions(tuple(counts[:NUM_KINDS]))
+
+
+@lru_cache(maxsize=8192)
+def _decompositions(counts: tuple[int, ...]) -> tuple[Decomposition, ...]:
     groups: list[list[tuple[Tile, tuple[ConcealedSet, ...]]]] = []
     for start in _SUIT_STARTS:
         key = bytes(counts[start : start + 9])
