@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO, cast
 
 from rules.errors import InvalidCase, RulesError
@@ -334,8 +334,3 @@ def judge_main(file: str = "-", out: TextIO | None = None) -> int:
         print(f"cannot read {file}: {exc}", file=sys.stderr)
         return 2
     return 0
-
-
-def canonical(tiles: Sequence[Tile]) -> str:
-    """Canonical notation of ``tiles`` (judge.md: output always uses the canonical form)."""
-    return format_tiles(tiles)

@@ -20,7 +20,7 @@ treasure substitution (spec README, *Wait types*).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
@@ -398,8 +398,3 @@ def _check_option(name: str, value: Any, default: Any) -> None:
 def payer_transfers(winner: int, shares: Mapping[int, int]) -> tuple[Transfer, ...]:
     """Transfers to ``winner`` from each payer seat of ``shares`` (amounts > 0 only)."""
     return tuple(Transfer(payer, winner, amount) for payer, amount in shares.items() if amount > 0)
-
-
-def with_replaced(ctx: WinContext, **changes: Any) -> WinContext:
-    """A copy of ``ctx`` with some fields changed."""
-    return replace(ctx, **changes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.hand import Meld, WinContext
+from rules.hand import Meld, Transfer, WinContext
 from rules.tiles import GREEN, PIN, RED, SOU, WHITE, Tile
 from rules.wins.base import (
     HandRules,
@@ -114,7 +114,9 @@ class ChangchunRules(HandRules):
         total = sum(fan.values())
         return Scored(fan, total, self._transfers(ctx, total, discarder))
 
-    def _transfers(self, ctx: WinContext, total: int, discarder: int | None) -> Any:
+    def _transfers(
+        self, ctx: WinContext, total: int, discarder: int | None
+    ) -> tuple[Transfer, ...]:
         """Each payer pays 2^(F−1) × base; F counts ``dianpao`` for the discarder only."""
         base = int(ctx.options.get("base", 1))
         own = total - (1 if discarder is not None else 0)
