@@ -5,16 +5,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules.engine import (
     AddToSpecialKong,
+    ConcealedKong,
+    DeclareWin,
     Discard,
     Pass,
     Pong,
     SelfDrawWin,
     SpecialKong,
+    apply,
 )
 from rules.engine.events import TreasurePlaced, TreasureSeen
 from rules.engine.state import ClaimPhase, EndedPhase, TurnPhase
+from rules.errors import HandLocked
 from rules.hand import Meld
 from rules.variants import get_variant
 from rules.views import seat_view
@@ -200,3 +206,71 @@ def test_three_visible_copies_change_the_treasure() -> None:
     assert state.treasure.version >= 2
     assert state.treasure.history[0][0] == T("8s")
     assert state.drbg_counter > counter
+
+
+def test_moabo_a_drawn_treasure_is_a_wildcard_for_a_ready_player() -> None:
+    # The treasure is 9m; the dealer (waiting on 7z) draws a 9m: 摸宝.
+    state, _ = ready_dealer(far=treasure_far("9m"))
+    assert state.treasure is not None
+    assert state.treasure.tile == T("9m")
+    assert state.seats[0].drawn == T("9m")
+    assert SelfDrawWin(seat=0) in offered(state, 0)
+    state = act(state, SelfDrawWin(seat=0))
+    assert state.result is not None
+    assert state.result.verdict is not None
+    assert state.result.verdict.fan.get("baopai") == 2
+
+
+def test_drawing_the_indicator_changes_the_treasure() -> None:
+    state, _ = ready_dealer(far=treasure_far("8s"))
+    treasure = state.treasure
+    assert treasure is not None
+    out: list = []
+    state = CC.after_draw(state, 0, treasure.position, out)
+    assert state.treasure is not None
+    assert state.treasure.version == 2
+    assert state.treasure.history == ((T("8s"), treasure.position),)
+    assert any(isinstance(e, TreasurePlaced) and e.change for e in out)
+
+
+def test_a_new_treasure_is_seen_at_the_next_turn() -> None:
+    state, _ = ready_dealer(far=treasure_far("8s"))
+    assert state.treasure is not None
+    shown = tuple(replace(state.seats[1].discards[0], tile=T("8s")) for _ in range(3))
+    state = CC.after_tiles_shown(state.with_seat(1, discards=shown), [])
+    assert state.seats[0].treasure_seen == 1 < state.treasure.version  # not yet
+    out: list = []
+    state = CC.on_turn_start(state, 0, out)
+    assert state.seats[0].treasure_seen == state.treasure.version
+    assert [e.seat for e in out if isinstance(e, TreasureSeen)] == [0]
+
+
+def test_ting_is_not_offered_when_no_wait_would_be_a_legal_win() -> None:
+    # 123m456m789m123p + 7z: ready, but every win lacks the bamboo suit (missing_suit).
+    state = table(hands=["123m456m789m123p5z7z", "", "", ""])
+    assert Discard(seat=0, tile=T("5z")) in offered(state, 0)
+    assert not any(isinstance(a, Discard) and a.ting for a in offered(state, 0))
+
+
+def test_a_ready_player_keeps_a_kong_that_keeps_the_waits() -> None:
+    hands = ["111m456p789s234s7z5z", "", "", ""]
+    state = table(hands=hands, live="2z3z4z1m", far="9p")
+    state = pass_claims(act(state, Discard(seat=0, tile=T("5z"), ting=True)))
+    for _ in range(3):
+        state = discard_drawn(state)
+    assert state.seats[0].drawn == T("1m")
+    assert ConcealedKong(seat=0, tile=T("1m")) in offered(state, 0)
+    state = act(state, ConcealedKong(seat=0, tile=T("1m")))
+    assert state.seats[0].drawn == T("9p")
+    assert offered(state, 0) == [Discard(seat=0, tile=T("9p"))]
+
+
+def test_a_ready_player_asked_for_a_win_cannot_pong() -> None:
+    hands = ["1m4m7m2p5p8p3s6s9s1z2z3z5z7z", "", "", "123m456p789s7z7z5z5z"]
+    state = table(hands=hands)
+    state = state.with_seat(3, ting=True, waits=(T("5z"), T("7z")))
+    state = act(state, Discard(seat=0, tile=T("7z")))
+    assert DeclareWin(seat=3) in offered(state, 3)
+    assert Pong(seat=3) not in offered(state, 3)
+    with pytest.raises(HandLocked):
+        apply(state, Pong(seat=3))
