@@ -113,11 +113,15 @@ def decision_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
         "turn_seat": turn_seat,
         "deadline": _iso(rnd.deadline) if show_clock and rnd.status == "playing" else None,
         "legal_actions": [gameplay.action_json(a) for a in legal],
+        # The whole redacted table after this batch, so a client can redraw from it without
+        # re-implementing the rules; events stay the record (log, animation, seq).
+        "view": gameplay.seat_view(state, seat),
     }
 
 
 def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]:
-    """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view``)."""
+    """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view`` is in
+    ``decision.view``)."""
     ended = rnd.status != Round.Status.PLAYING
     return {
         "type": "snapshot",
@@ -132,7 +136,6 @@ def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
         # The seed is secret until the round is over (then anyone may check the commitment).
         "seed": rnd.seed if ended else None,
         "result": rnd.result if ended else None,
-        "view": gameplay.seat_view(state, seat),
         "decision": decision_message(rnd, state, seat),
     }
 

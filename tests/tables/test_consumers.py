@@ -73,10 +73,10 @@ async def test_hello_gets_the_table_and_a_snapshot_of_its_own_seat(
     assert snapshot["seat"] == 1
     assert snapshot["seq"] == playing.last_seq
     assert snapshot["seed"] is None
-    mine = snapshot["view"]["seats"][1]
-    assert "concealed" in mine
+    view = snapshot["decision"]["view"]
+    assert "concealed" in view["seats"][1]
     for other in (0, 2, 3):
-        assert "concealed" not in snapshot["view"]["seats"][other]
+        assert "concealed" not in view["seats"][other]
     await comm.disconnect()
 
 
@@ -85,21 +85,24 @@ def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
     another seat's concealed tiles or draws or deal, the wall, the salt, the seed, an unseen
     treasure, another seat's legal actions."""
     found: list[str] = []
-    ended = message.get("status") in ("ended", "aborted") or (
-        message["type"] == "event" and message["event"]["kind"] == "round_ended"
+    ended = (
+        message.get("status") in ("ended", "aborted")
+        or message.get("phase") == "ended"
+        or (message["type"] == "event" and message["event"]["kind"] == "round_ended")
     )
     if ended:
         return found
     for path, value in walk(message):
         if value in ("wall", "salt") or (value == "seed" and message.get("seed") is not None):
             found.append(f"{path}: {value}")
-    if message["type"] == "snapshot":
-        for seat in message["view"]["seats"]:
+    view = message.get("view") or message.get("decision", {}).get("view")
+    if view is not None:
+        for seat in view["seats"]:
             if seat["seat"] != viewer and {"concealed", "drawn", "waits"} & set(seat):
                 found.append(f"seat {seat['seat']} hand shown to {viewer}")
-        treasure = message["view"].get("treasure")
+        treasure = view.get("treasure")
         # Only a ready (ting) player sees the treasure (changchun.md, Treasure).
-        sees = viewer is not None and message["view"]["seats"][viewer]["ting"]
+        sees = viewer is not None and view["seats"][viewer]["ting"]
         if treasure and "tile" in treasure and not sees:
             found.append(f"treasure shown to {viewer}")
     if message["type"] == "event":
