@@ -116,6 +116,7 @@ def broken_invariant(state: RoundState) -> str | None:
 def tile_counts(state: RoundState) -> list[int]:
     """Every tile of the round: concealed, melds, discards left in the rows, and the wall."""
     tiles = list(state.wall[state.live : len(state.wall) - state.far])
+    tiles += get_variant(state.variant).tiles_aside(state)
     for seat in state.seats:
         tiles += seat.concealed
         tiles += [t for m in seat.melds for t in m.tiles]

@@ -80,7 +80,7 @@ def seat_view(state: RoundState, viewer: Viewer) -> dict[str, Any]:
         "break_point": {"seat": state.break_point.seat, "stack": state.break_point.stack},
         "commitment": state.commitment,
         "wall_left": state.wall_left,
-        "live_left": state.live_left,
+        "live_left": variant_of(state).live_left(state),
         "kongs": state.kongs,
         "seats": [
             _seat_json(state, s, seat, shown=ended or viewer == s)

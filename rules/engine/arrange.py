@@ -56,7 +56,8 @@ def arrange_round(
         taken[seat] += count
     wall = tuple(dealt + live_tiles + spare + far_tiles[::-1])
     state = _state(v.key, chosen, wall, dealer, v.options(options or {}), seed)
-    return replace(state, live=len(dealt))
+    # The variant's own set-up after the deal (Harbin's treasure at the far end, Li-Si's 立牌).
+    return v.after_deal(replace(state, live=len(dealt)), [])
 
 
 def _state(

@@ -234,7 +234,10 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
     v = variant_of(state)
     me = state.seats[seat]
     if me.ting and me.drawn is not None:
-        # 报听 locks the hand: the drawn tile must go (changchun.md, *Ting*).
+        # 报听 locks the hand: the drawn tile must go (changchun.md, *Ting*), unless the variant
+        # forbids discarding now (Siping's 分张: nobody discards).
+        if v.filters_discards and not v.discard_allowed(state, seat, me.drawn, ting=False):
+            return []
         return [Discard(seat=seat, tile=me.drawn)]
     kinds = sorted(set(me.concealed))
     plain = _DISCARDS[seat]
@@ -353,7 +356,8 @@ def _opened_with(
     state: RoundState, seat: int, melds: tuple[Meld, ...]
 ) -> tuple[bool, bool, bool, bool]:
     opened = list(state.opened())
-    opened[seat] = any(m.opens_hand for m in melds)
+    meld_opens = variant_of(state).hand_rules().meld_opens
+    opened[seat] = any(meld_opens(m) for m in melds)
     a, b, c, d = opened
     return (a, b, c, d)
 
@@ -388,7 +392,11 @@ def win_context(
         treasure_win=treasure_win,
         opened=state.opened(),
         options=state.options,
-        extra={**v.context_extra(state, seat), **(extra or {})},
+        extra={
+            **v.context_extra(state, seat),
+            **v.win_extra(state, seat, discarder),
+            **(extra or {}),
+        },
     )
 
 
@@ -542,6 +550,7 @@ def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
     answers = list(phase.answers)
     answers[action.seat] = action
     out.append(ClaimAnswered(seat=action.seat, answer=action.kind))
+    state = variant_of(state).on_claim_answered(state, phase, action)
     phase = replace(phase, answers=tuple(answers))
     state = replace(state, phase=phase)
     if any(answers[s] is None for s in phase.asked):
@@ -625,7 +634,7 @@ def lay_meld(
         concealed=concealed,
         melds=tuple(melds),
         drawn=me.drawn if me.drawn in concealed else None,
-        opened=me.opened or meld.opens_hand,
+        opened=me.opened or variant_of(state).hand_rules().meld_opens(meld),
     )
     out.append(Melded(seat=seat, meld=meld, action=action.kind))
     return variant_of(state).after_tiles_shown(state, out)
@@ -662,7 +671,7 @@ def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
 
 def draw_live(state: RoundState, seat: int, out: list[Event]) -> RoundState:
     """摸牌 from the live end; when the next draw would enter the reserve, the wall's end."""
-    if state.live_left <= 0:
+    if variant_of(state).live_left(state) <= 0:
         return variant_of(state).end_of_wall(state, out)
     position = state.live
     return _give_drawn(state, seat, position, "draw", out, live=position + 1)
@@ -774,7 +783,7 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
     state = v.after_tiles_shown(state, out)
     if isinstance(state.phase, EndedPhase):
         return state
-    if not face_down:
+    if not face_down and v.claims_open(state, seat, tile):
         window = open_claims(state, kind="claims", discarder=seat, tile=tile, pending=None, out=out)
         if window is not None:
             return window
@@ -916,7 +925,7 @@ def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState
         return win(
             state, seat, tile=ctx.win_tile, win_by=ctx.win_by, discarder=None, out=out, ctx=ctx
         )
-    if isinstance(action, Pass):
+    if isinstance(action, Pass) and not phase.drawn:
         return draw_live(state, seat, out)
     if isinstance(action, Discard):
         return _discard(state, action, out)

@@ -170,6 +170,17 @@ class TreasurePlaced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TreasureRetired(Event):
+    """换宝 (Harbin): the old treasure ``tile`` is put face up into ``seat``'s (the dealer's)
+    discard row; it is public from now on."""
+
+    seat: int
+    tile: Tile
+    version: int
+    kind: ClassVar[str] = "treasure_retired"
+
+
+@dataclass(frozen=True, slots=True)
 class TreasureSeen(Event):
     """A seat entitled to the treasure looks at it (that seat only)."""
 

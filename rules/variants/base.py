@@ -78,6 +78,10 @@ class Variant:
         """``extra`` facts for the judge's contexts (e.g. Siping's round and seat winds)."""
         return {}
 
+    def win_extra(self, state: RoundState, seat: int, discarder: int | None) -> dict[str, Any]:
+        """``extra`` facts of a win that depend on who discarded (Li-Si's ``discarder_ting``)."""
+        return {}
+
     # --- deal and wall --------------------------------------------------------------------------
 
     def deal(self, setup: WallSetup, dealer: int) -> tuple[tuple[tuple[Tile, ...], ...], int]:
@@ -93,6 +97,16 @@ class Variant:
     def reserve_stacks(self, kongs: int) -> int:
         """Stacks at the far end never drawn from the live end (荒庄), given the kongs made."""
         return self.default_reserve_stacks
+
+    def live_left(self, state: RoundState) -> int:
+        """Tiles the live end may still draw before :meth:`end_of_wall` (a reserve in stacks by
+        default; Harbin and Siping end the normal draws when four tiles are left)."""
+        return state.live_left
+
+    def tiles_aside(self, state: RoundState) -> tuple[Tile, ...]:
+        """Tiles of the round out of the wall but in no hand or discard row (Harbin's treasure,
+        taken from the far end), for the tile accounting."""
+        return ()
 
     def far_position(self, state: RoundState) -> int:
         """The wall position of the next replacement tile (牌尾): ``wall[-1]``, ``wall[-2]``, …
@@ -133,6 +147,15 @@ class Variant:
 
     def after_tiles_shown(self, state: RoundState, out: list[Event]) -> RoundState:
         """After a discard or a meld made tiles visible (换宝 when three treasures are visible)."""
+        return state
+
+    def claims_open(self, state: RoundState, discarder: int, tile: Tile) -> bool:
+        """Whether a discard opens a claim window at all (Harbin's last four tiles: no one may
+        claim or win on the automatic discards)."""
+        return True
+
+    def on_claim_answered(self, state: RoundState, phase: ClaimPhase, action: Action) -> RoundState:
+        """A seat answered a claim window (before it resolves): Li-Si's 过碰 remembers a pass."""
         return state
 
     def automatic_action(self, state: RoundState) -> Action | None:
