@@ -98,10 +98,13 @@ def zfb_readings(ctx: WinContext) -> list[Reading]:
 
 
 def siguiyi_count(reading: Reading, melds: tuple[Meld, ...]) -> int:
-    """四归一: kinds with all four copies among concealed tiles, pongs and chows, not a kong."""
+    """四归一: kinds with all four copies among the concealed tiles and pongs, not a kong.
+
+    "(concealed tiles and pongs together)": a chow meld's tiles do not count (*Scoring*).
+    """
     counts = list(reading.counts)
     for meld in melds:
-        if not meld.is_kong:
+        if meld.kind == "pong":
             for t in meld.tiles:
                 counts[t] += 1
     return sum(1 for t in range(NUM_KINDS) if counts[t] == 4)
@@ -222,6 +225,8 @@ class SipingRules(HandRules):
         if ctx.win_by == "kong_draw":
             fan["gangkai"] = 1
         if ctx.winner == ctx.dealer:
+            # 庄 for a dealer winner is the winner's item (every payer pays it), so it shows in
+            # fan; for a dealer payer it is that payer's only and shows in the payments.
             fan["zhuang"] = 1
         siguiyi = siguiyi_count(reading, ctx.melds)
         if siguiyi:
