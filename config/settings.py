@@ -177,6 +177,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Live tables: time out the decisions whose own deadline task was lost (tables.tasks).
     "tables-sweep-overdue": {"task": "tables.sweep_overdue", "schedule": 5.0},
+    # Settlement: ended rounds whose settle task was lost (scoring.tasks).
+    "scoring-sweep-unsettled": {"task": "scoring.sweep_unsettled", "schedule": 60.0},
 }
 
 # --- API --------------------------------------------------------------------------------------

@@ -1,1 +1,219 @@
-"""Scoring models: none yet; the game issue adds the ledger."""
+"""The settlement ledger (结算账本): one settlement per ended round, one entry per seat.
+
+What the database itself enforces (tested by trying to break it, ``tests/scoring``):
+
+* one settlement per round (``RoundSettlement.round`` is unique);
+* a round is zero-sum: ``net_0 + net_1 + net_2 + net_3 = 0`` (a CHECK constraint);
+* no net exceeds the room cap: ``cap IS NULL OR -cap <= net_i <= cap`` (CHECK, one per seat);
+* each seat's entry adds up: ``net = win_amount + kong_amount + cap_adjustment`` (CHECK), and a
+  seat has one entry per settlement (unique).
+
+Nothing is stored twice that can be summed: a match's totals are the sum of its entries
+(:func:`scoring.selectors.match_totals`), never a column. The few copied facts on an entry
+(``club``, ``variant``, ``ended_at``, ``match``) never change once a round has ended; they are
+there so the leaderboards read one indexed table instead of joining four.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.lookups import Exact
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Club
+from scoring.labels import fan_label, kong_label
+from tables.models import Match, Round, Variant
+
+NET_FIELDS = ("net_0", "net_1", "net_2", "net_3")
+
+
+def _cap_respected(net: str) -> Q:
+    return Q(cap__isnull=True) | (Q(**{f"{net}__lte": F("cap")}) & Q(**{f"{net}__gte": -F("cap")}))
+
+
+class RoundSettlement(models.Model):
+    """一盘的结算: how a round ended and each seat's net, written once by the settlement task."""
+
+    round = models.OneToOneField(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="settlement"
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("对局"), on_delete=models.CASCADE, related_name="settlements"
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="+"
+    )
+    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    number = models.PositiveIntegerField(_("盘号"))
+    ended_at = models.DateTimeField(_("结束时间"))
+    dealer = models.PositiveSmallIntegerField(_("庄家座位"))
+    next_dealer = models.PositiveSmallIntegerField(_("下一盘庄家"))
+    winner = models.PositiveSmallIntegerField(_("胡牌座位"), null=True, blank=True)
+    win_by = models.CharField(_("胡法"), max_length=12, blank=True)
+    discarder = models.PositiveSmallIntegerField(_("点炮座位"), null=True, blank=True)
+    win_tile = models.CharField(_("胡的牌"), max_length=4, blank=True)
+    fan_total = models.IntegerField(_("番数"), default=0)
+    cap = models.PositiveIntegerField(_("封顶"), null=True, blank=True)
+    capped = models.BooleanField(_("封顶生效"), default=False)
+    net_0 = models.IntegerField(_("座位0得分"))
+    net_1 = models.IntegerField(_("座位1得分"))
+    net_2 = models.IntegerField(_("座位2得分"))
+    net_3 = models.IntegerField(_("座位3得分"))
+    settled_at = models.DateTimeField(_("结算时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("结算")
+        verbose_name_plural = _("结算")
+        ordering = ("match", "number")
+        constraints = (
+            models.CheckConstraint(
+                condition=Exact(F("net_0") + F("net_1") + F("net_2") + F("net_3"), 0),
+                name="settlement_zero_sum",
+            ),
+            *(
+                models.CheckConstraint(condition=_cap_respected(net), name=f"settlement_cap_{net}")
+                for net in NET_FIELDS
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner__lte=3), name="settlement_winner_seat"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"settlement of round {self.round_id}"
+
+    @property
+    def nets(self) -> tuple[int, int, int, int]:
+        return (self.net_0, self.net_1, self.net_2, self.net_3)
+
+
+class LedgerEntry(models.Model):
+    """账目: one seat's line of a round's settlement (``user`` is null for a bot)."""
+
+    settlement = models.ForeignKey(
+        RoundSettlement,
+        verbose_name=_("结算"),
+        on_delete=models.CASCADE,
+        related_name="entries",
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("对局"), on_delete=models.CASCADE, related_name="ledger_entries"
+    )
+    club = models.ForeignKey(
+        Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="+"
+    )
+    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    ended_at = models.DateTimeField(_("结束时间"))
+    seat = models.PositiveSmallIntegerField(_("座位号"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("玩家"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="ledger_entries",
+    )
+    is_dealer = models.BooleanField(_("庄家"), default=False)
+    won = models.BooleanField(_("胡牌"), default=False)
+    self_drawn = models.BooleanField(_("自摸"), default=False)
+    dealt_in = models.BooleanField(_("点炮"), default=False)
+    fan_total = models.IntegerField(_("番数"), default=0)
+    win_amount = models.IntegerField(_("胡牌得分"), default=0)
+    kong_amount = models.IntegerField(_("杠分"), default=0)
+    cap_adjustment = models.IntegerField(_("封顶调整"), default=0)
+    net = models.IntegerField(_("净得分"))
+
+    class Meta:
+        verbose_name = _("账目")
+        verbose_name_plural = _("账目")
+        ordering = ("settlement", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=("settlement", "seat"), name="ledger_unique_seat"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="ledger_seat_0_3"),
+            models.CheckConstraint(
+                condition=Q(net=F("win_amount") + F("kong_amount") + F("cap_adjustment")),
+                name="ledger_net_adds_up",
+            ),
+        )
+        indexes = (
+            # Leaderboards: one club (or all clubs) and variant over a period, grouped by player.
+            models.Index(fields=("club", "variant", "ended_at"), name="ledger_club_variant_time"),
+            models.Index(fields=("variant", "ended_at"), name="ledger_variant_time"),
+            # My matches and per-match totals.
+            models.Index(fields=("user", "ended_at"), name="ledger_user_time"),
+            models.Index(fields=("match", "user"), name="ledger_match_user"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.settlement_id}#{self.seat} {self.net:+d}"
+
+
+class FanItem(models.Model):
+    """番种: one item of the winning hand's fan breakdown (``key`` as the engine names it)."""
+
+    settlement = models.ForeignKey(
+        RoundSettlement,
+        verbose_name=_("结算"),
+        on_delete=models.CASCADE,
+        related_name="fan_items",
+    )
+    position = models.PositiveSmallIntegerField(_("顺序"))
+    key = models.CharField(_("番种"), max_length=32)
+    value = models.IntegerField(_("番数"))
+
+    class Meta:
+        verbose_name = _("番种")
+        verbose_name_plural = _("番种")
+        ordering = ("settlement", "position")
+        constraints = (
+            models.UniqueConstraint(fields=("settlement", "key"), name="fanitem_unique_key"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.value}"
+
+    @property
+    def label(self) -> str:
+        return fan_label(self.key)
+
+
+class KongPayment(models.Model):
+    """杠分: one payment of a kong (``payer`` → ``konger``), before the round's cap.
+
+    ``kong_index`` numbers the kongs of the round in the order they were made; a kong paid by
+    three seats has three rows with the same index. ``kind`` is ``exposed``, ``added``,
+    ``concealed`` or the name of a Changchun special kong (``xuanfeng``, ``xi``, ``yao``,
+    ``jiu``); ``tiles`` is the meld in mpsz notation. A payment the replay could not tie to a
+    kong (none so far) keeps an empty ``kind``.
+    """
+
+    settlement = models.ForeignKey(
+        RoundSettlement,
+        verbose_name=_("结算"),
+        on_delete=models.CASCADE,
+        related_name="kong_payments",
+    )
+    kong_index = models.PositiveSmallIntegerField(_("第几杠"))
+    konger = models.PositiveSmallIntegerField(_("开杠座位"))
+    kind = models.CharField(_("杠的种类"), max_length=16, blank=True)
+    tiles = models.CharField(_("杠的牌"), max_length=64, blank=True)
+    payer = models.PositiveSmallIntegerField(_("付分座位"))
+    amount = models.IntegerField(_("分数"))
+
+    class Meta:
+        verbose_name = _("杠分")
+        verbose_name_plural = _("杠分")
+        ordering = ("settlement", "kong_index", "payer")
+        constraints = (
+            models.CheckConstraint(condition=Q(amount__gt=0), name="kongpayment_positive"),
+            models.CheckConstraint(condition=~Q(payer=F("konger")), name="kongpayment_not_to_self"),
+        )
+
+    def __str__(self) -> str:
+        return f"kong {self.kong_index}: {self.payer}→{self.konger} {self.amount}"
+
+    @property
+    def label(self) -> str:
+        return kong_label(self.kind) if self.kind else "?"

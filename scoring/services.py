@@ -1,0 +1,362 @@
+"""Settlement (结算): turn an ended round into its ledger, once.
+
+The round's truth is its seed, dealer and action list (``tables.services``); the settlement replays
+them through the engine (:func:`replay_round`) instead of trusting a summary, because the ledger
+needs what the summary does not keep: which kong each kong payment belongs to, and the payments
+before the cap. :func:`draft_ledger` is pure (no database): it is what the property tests drive
+over thousands of simulated rounds. :func:`settle_round` writes the draft under the round's row
+lock; it is idempotent (a second run, or a concurrent one, finds the settlement and returns it)
+and the database's unique and check constraints (``scoring.models``) are the last guard.
+
+Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
+spec README item 7) and ``tables.services._start_if_ready`` starts the match's next round with it
+as soon as all four seats are ready again (bots are always ready). The settlement therefore
+records ``next_dealer`` and does **not** start a round itself: doing it here too would deal twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
+
+from rules.engine import RoundState, action_from_json, apply, new_round
+from rules.engine.events import Event, Melded
+from rules.hand import Meld, Transfer
+from rules.payments import nets
+from rules.tiles import format_tiles, tile_name
+from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
+from tables.models import Round
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+SEATS = range(4)
+_MAX_ATTEMPTS = 8
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a round: the action applied (``None`` for the deal), the events it caused and
+    the state after it."""
+
+    action: dict[str, Any] | None
+    events: tuple[Event, ...]
+    state: RoundState
+
+
+def replay_round(
+    *,
+    variant: str,
+    options: Mapping[str, Any],
+    seed: bytes,
+    dealer: int,
+    actions: Sequence[Mapping[str, Any]],
+) -> list[ReplayStep]:
+    """Every step of a round, from the deal to its last stored action (spec README: a round is a
+    pure function of its seed, dealer and actions)."""
+    state, events = new_round(variant=variant, options=dict(options), seed=seed, dealer=dealer)
+    steps = [ReplayStep(action=None, events=tuple(events), state=state)]
+    for data in actions:
+        state, events = apply(state, action_from_json(dict(data)))
+        steps.append(ReplayStep(action=dict(data), events=tuple(events), state=state))
+    return steps
+
+
+def replay_stored_round(rnd: Round) -> list[ReplayStep]:
+    """:func:`replay_round` of a stored round (its match gives the variant and options)."""
+    match = rnd.match
+    return replay_round(
+        variant=match.variant,
+        options=match.options,
+        seed=bytes.fromhex(rnd.seed),
+        dealer=rnd.dealer,
+        actions=rnd.actions,
+    )
+
+
+# --- the ledger draft (pure) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KongLine:
+    """A kong payment with its kong (``meld`` is None only if it could not be tied to one)."""
+
+    kong_index: int
+    meld: Meld | None
+    transfer: Transfer
+
+    @property
+    def kind(self) -> str:
+        """``exposed``, ``added``, ``concealed`` or the special kong's name."""
+        meld = self.meld
+        if meld is None:
+            return ""
+        if meld.kind == "special_kong":
+            return meld.name or "special"
+        if meld.concealed:
+            return "concealed"
+        return "added" if meld.added else "exposed"
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat's ledger line: ``net = win + kong + cap_adjustment``."""
+
+    seat: int
+    win: int
+    kong: int
+    cap_adjustment: int
+    net: int
+
+
+@dataclass(frozen=True)
+class LedgerDraft:
+    """Everything a settlement writes, computed from the replay alone."""
+
+    dealer: int
+    next_dealer: int
+    winner: int | None
+    win_by: str | None
+    discarder: int | None
+    win_tile: str
+    fan: tuple[tuple[str, int], ...]
+    fan_total: int
+    cap: int | None
+    nets: tuple[int, int, int, int]
+    seats: tuple[SeatLine, ...]
+    kongs: tuple[KongLine, ...] = field(default=())
+
+    @property
+    def capped(self) -> bool:
+        return any(line.cap_adjustment for line in self.seats)
+
+
+class NotEnded(ValueError):
+    """The replay did not reach the end of the round (nothing to settle)."""
+
+
+def _kong_lines(steps: Sequence[ReplayStep], settled: Sequence[Transfer]) -> tuple[KongLine, ...]:
+    """Tie each settled kong payment to the kong laid down in the step that created it.
+
+    The engine appends a kong's payments to ``state.kong_transfers`` in the same ``apply`` that
+    emits the kong's :class:`Melded` event (``rules.engine.core.pay_kong``), so the difference of
+    that tuple across a step belongs to the step's (last) kong.
+    """
+    attributed: list[tuple[int, Meld | None, Transfer]] = []
+    before: tuple[Transfer, ...] = ()
+    index = 0
+    for step in steps:
+        after = step.state.kong_transfers
+        new = after[len(before) :]
+        if new:
+            kongs = [e.meld for e in step.events if isinstance(e, Melded) and e.meld.is_kong]
+            index += 1
+            attributed += [(index, kongs[-1] if kongs else None, t) for t in new]
+        before = after
+    # A variant may settle only some of the kong payments (``settled_kong_transfers``): keep the
+    # attributed ones it settled, in order, and any it added without a kong.
+    remaining = list(settled)
+    lines = []
+    for kong_index, meld, transfer in attributed:
+        if transfer in remaining:
+            remaining.remove(transfer)
+            lines.append(KongLine(kong_index, meld, transfer))
+    lines += [KongLine(0, None, t) for t in remaining]
+    return tuple(lines)
+
+
+def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
+    """The ledger of a round from its replay (spec README item 7; the cap as ``changchun.md``
+    *Cap*: the cap adjustment of a seat is its capped net minus its uncapped net)."""
+    final = steps[-1].state
+    result = final.result
+    if result is None:
+        raise NotEnded("the round has not ended")
+    win = nets(result.win_transfers)
+    kong = nets(result.kong_transfers)
+    capped = result.nets
+    seats = tuple(
+        SeatLine(
+            seat=s,
+            win=win[s],
+            kong=kong[s],
+            cap_adjustment=capped[s] - win[s] - kong[s],
+            net=capped[s],
+        )
+        for s in SEATS
+    )
+    verdict = result.verdict
+    fan = tuple((str(k), int(v)) for k, v in verdict.fan.items()) if verdict else ()
+    cap = final.options.get("cap")
+    return LedgerDraft(
+        dealer=final.dealer,
+        next_dealer=result.next_dealer,
+        winner=result.winner,
+        win_by=result.win_by,
+        discarder=result.discarder,
+        win_tile="" if result.win_tile is None else tile_name(result.win_tile),
+        fan=fan,
+        fan_total=verdict.total if verdict else 0,
+        cap=int(cap) if cap is not None else None,
+        nets=capped,
+        seats=seats,
+        kongs=_kong_lines(steps, result.kong_transfers),
+    )
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _with_retries(fn: Callable[[], T]) -> T:
+    """Run ``fn`` in a transaction; retry when SQLite reports a busy database (PostgreSQL's row
+    lock makes this loop run once)."""
+    for attempt in range(_MAX_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return fn()
+        except OperationalError:
+            if attempt == _MAX_ATTEMPTS - 1:
+                raise
+            time.sleep(0.005 * (attempt + 1) + random.random() * 0.01)  # jitter, not a secret
+    raise AssertionError("unreachable")
+
+
+def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
+    """Insert the settlement, its four entries, fan items and kong payments (in the caller's
+    transaction). The constraints refuse a draft that is not zero-sum or breaks the cap."""
+    match = rnd.match
+    ended_at = rnd.ended_at or timezone.now()
+    club_id = match.room.club_id
+    settlement = RoundSettlement.objects.create(
+        round=rnd,
+        match=match,
+        club_id=club_id,
+        variant=match.variant,
+        number=rnd.number,
+        ended_at=ended_at,
+        dealer=draft.dealer,
+        next_dealer=draft.next_dealer,
+        winner=draft.winner,
+        win_by=draft.win_by or "",
+        discarder=draft.discarder,
+        win_tile=draft.win_tile,
+        fan_total=draft.fan_total,
+        cap=draft.cap,
+        capped=draft.capped,
+        net_0=draft.nets[0],
+        net_1=draft.nets[1],
+        net_2=draft.nets[2],
+        net_3=draft.nets[3],
+    )
+    players = list(match.players) + [None] * 4
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            settlement=settlement,
+            match=match,
+            club_id=club_id,
+            variant=match.variant,
+            ended_at=ended_at,
+            seat=line.seat,
+            user_id=players[line.seat],
+            is_dealer=line.seat == draft.dealer,
+            won=line.seat == draft.winner,
+            self_drawn=line.seat == draft.winner and draft.win_by in ("self_draw", "kong_draw"),
+            dealt_in=line.seat == draft.discarder,
+            fan_total=draft.fan_total if line.seat == draft.winner else 0,
+            win_amount=line.win,
+            kong_amount=line.kong,
+            cap_adjustment=line.cap_adjustment,
+            net=line.net,
+        )
+        for line in draft.seats
+    )
+    FanItem.objects.bulk_create(
+        FanItem(settlement=settlement, position=i, key=key, value=value)
+        for i, (key, value) in enumerate(draft.fan)
+    )
+    KongPayment.objects.bulk_create(
+        KongPayment(
+            settlement=settlement,
+            kong_index=line.kong_index,
+            konger=line.transfer.payee,
+            kind=line.kind,
+            tiles="" if line.meld is None else format_tiles(line.meld.tiles),
+            payer=line.transfer.payer,
+            amount=line.transfer.amount,
+        )
+        for line in draft.kongs
+    )
+    return settlement
+
+
+def settle_round(round_id: int) -> RoundSettlement | None:
+    """Settle an ended round: its settlement (new or the existing one), or None when the round
+    has not ended (still playing, or aborted: an aborted round pays nothing, spec README item 1).
+
+    Idempotent and safe to run concurrently: the replay is done outside the transaction, then the
+    round row is locked (PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` serialises writers) and the
+    settlement is looked for before it is written. Should two writers still race, the unique
+    ``round`` constraint refuses the second, which then returns the first's settlement.
+    """
+    rnd = Round.objects.select_related("match__room").filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.ENDED:
+        return None
+    existing = RoundSettlement.objects.filter(round_id=round_id).first()
+    if existing is not None:
+        return existing
+    draft = draft_ledger(replay_stored_round(rnd))
+
+    def write() -> RoundSettlement | None:
+        locked = Round.objects.select_for_update().select_related("match__room").get(pk=round_id)
+        found = RoundSettlement.objects.filter(round_id=round_id).first()
+        if found is not None:
+            return found
+        if locked.status != Round.Status.ENDED:
+            return None
+        return write_ledger(locked, draft)
+
+    try:
+        return _with_retries(write)
+    except IntegrityError:
+        found = RoundSettlement.objects.filter(round_id=round_id).first()
+        if found is None:
+            raise
+        return found
+
+
+def unsettled_rounds(*, now: datetime | None = None, grace_s: float = 30.0) -> list[int]:
+    """Rounds that ended more than ``grace_s`` ago and have no settlement (their task was lost:
+    a worker killed before it acknowledged, a broker outage …)."""
+    moment = now or timezone.now()
+    return list(
+        Round.objects.filter(
+            status=Round.Status.ENDED,
+            settlement__isnull=True,
+            ended_at__lt=moment - timedelta(seconds=grace_s),
+        )
+        .order_by("ended_at")
+        .values_list("pk", flat=True)[:500]
+    )
+
+
+def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> list[int]:
+    """The beat task's body: settle every round :func:`unsettled_rounds` finds."""
+    done = []
+    for round_id in unsettled_rounds(now=now, grace_s=grace_s):
+        try:
+            if settle_round(round_id) is not None:
+                done.append(round_id)
+        except Exception:  # one broken round must not block the others; it is logged
+            log.exception("could not settle round %s", round_id)
+    return done

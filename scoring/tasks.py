@@ -1,0 +1,26 @@
+"""Celery tasks of the settlement: one per ended round, and the beat sweeper.
+
+``acks_late``: the broker keeps the message until the task returns, so a worker killed mid-way
+leaves it to be redelivered; together with the idempotent service (``settle_round`` finds an
+existing settlement and returns it) a redelivery or a duplicate changes nothing. The sweeper
+settles ended rounds whose message was lost altogether.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from scoring import services
+
+
+@shared_task(name="scoring.settle_round", acks_late=True, ignore_result=True)
+def settle_round(round_id: int) -> int | None:
+    """Settle one ended round; the settlement's id (None if the round did not end)."""
+    settlement = services.settle_round(round_id)
+    return None if settlement is None else settlement.pk
+
+
+@shared_task(name="scoring.sweep_unsettled", acks_late=True, ignore_result=True)
+def sweep_unsettled() -> list[int]:
+    """Beat: settle rounds that ended and were never settled."""
+    return services.sweep_unsettled()

@@ -1,0 +1,235 @@
+"""The settlement task and the ledger in the database: idempotent, concurrent-safe, swept, and
+guarded by the database's own constraints."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from rules.payments import nets
+from scoring import services, tasks
+from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
+from tables.models import Round
+
+pytestmark = pytest.mark.django_db
+
+
+def _settle(rnd: Round) -> RoundSettlement:
+    settlement = services.settle_round(rnd.pk)
+    assert settlement is not None
+    return settlement
+
+
+def test_settling_a_round_writes_one_entry_per_seat_matching_the_engine(make_match, make_round):
+    rnd = make_round(make_match(), 1, seed_text="one")
+    settlement = _settle(rnd)
+    entries = list(LedgerEntry.objects.filter(settlement=settlement).order_by("seat"))
+    assert [e.seat for e in entries] == [0, 1, 2, 3]
+    assert [e.net for e in entries] == rnd.result["nets"] == list(settlement.nets)
+    assert [e.user_id for e in entries] == rnd.match.players
+    assert settlement.next_dealer == rnd.result["next_dealer"]
+    assert settlement.winner == rnd.result["winner"]
+    fan = dict(FanItem.objects.filter(settlement=settlement).values_list("key", "value"))
+    assert fan == rnd.result["fan"]
+    assert sum(e.net for e in entries) == 0
+
+
+def test_kong_payments_are_stored_with_their_kong(make_match, make_round):
+    # Search a few seeds for a round with a kong; every kong payment names its kong.
+    match = make_match()
+    for number in range(1, 40):
+        rnd = make_round(match, number, seed_text="kong")
+        settlement = _settle(rnd)
+        payments = list(KongPayment.objects.filter(settlement=settlement))
+        if payments:
+            break
+    else:
+        pytest.fail("no round with a kong in 40 seeds")
+    for p in payments:
+        assert p.kind
+        assert p.tiles
+        assert p.payer != p.konger
+        assert p.amount > 0
+    kong = nets(_transfer(p) for p in payments)
+    entries = {e.seat: e for e in settlement.entries.all()}
+    assert all(entries[s].kong_amount == kong[s] for s in range(4))
+
+
+def _transfer(p: KongPayment) -> Any:
+    from rules.hand import Transfer
+
+    return Transfer(p.payer, p.konger, p.amount)
+
+
+def test_a_capped_round_records_the_cap_adjustment(make_match, make_round):
+    match = make_match(options={"cap": 1})
+    for number in range(1, 40):
+        settlement = _settle(make_round(match, number, seed_text="cap"))
+        if settlement.capped:
+            break
+    else:
+        pytest.fail("no capped round in 40 seeds")
+    entries = list(settlement.entries.all())
+    assert any(e.cap_adjustment != 0 for e in entries)
+    assert all(abs(e.net) <= 1 for e in entries)
+    assert all(e.net == e.win_amount + e.kong_amount + e.cap_adjustment for e in entries)
+
+
+def test_settling_twice_leaves_one_ledger(make_match, make_round):
+    rnd = make_round(make_match(), 1)
+    first = _settle(rnd)
+    second = _settle(rnd)
+    tasks.settle_round.run(rnd.pk)
+    assert first.pk == second.pk
+    assert RoundSettlement.objects.filter(round=rnd).count() == 1
+    assert LedgerEntry.objects.filter(settlement__round=rnd).count() == 4
+
+
+def test_a_round_still_in_play_or_aborted_is_not_settled(make_match, make_round):
+    match = make_match()
+    playing = make_round(match, 1, ended=False)
+    assert services.settle_round(playing.pk) is None
+    aborted = make_round(match, 2, ended=False)
+    Round.objects.filter(pk=aborted.pk).update(status=Round.Status.ABORTED, ended_at=timezone.now())
+    assert services.settle_round(aborted.pk) is None
+    assert services.settle_round(999_999) is None
+    assert not RoundSettlement.objects.exists()
+
+
+def test_the_task_acknowledges_late():
+    assert tasks.settle_round.acks_late is True
+    assert tasks.sweep_unsettled.acks_late is True
+
+
+def test_the_sweeper_settles_a_round_whose_worker_died(make_match, make_round):
+    match = make_match()
+    lost = make_round(match, 1)  # ended, its task never ran (the worker was killed)
+    Round.objects.filter(pk=lost.pk).update(ended_at=timezone.now() - timedelta(minutes=5))
+    recent = make_round(match, 2)  # its task may still be on its way: left alone
+    open_round = make_round(match, 3, ended=False)
+    assert services.sweep_unsettled() == [lost.pk]
+    assert RoundSettlement.objects.filter(round=lost).exists()
+    assert not RoundSettlement.objects.filter(round__in=[recent, open_round]).exists()
+    assert services.sweep_unsettled() == []  # nothing left to do
+    assert tasks.sweep_unsettled.run() == []
+
+
+# --- the database refuses a broken ledger -----------------------------------------------------
+
+
+def _settlement_row(rnd: Round, **overrides: Any) -> RoundSettlement:
+    fields: dict[str, Any] = {
+        "round": rnd,
+        "match": rnd.match,
+        "club_id": rnd.match.room.club_id,
+        "variant": rnd.match.variant,
+        "number": rnd.number,
+        "ended_at": timezone.now(),
+        "dealer": 0,
+        "next_dealer": 0,
+        "net_0": 3,
+        "net_1": -1,
+        "net_2": -1,
+        "net_3": -1,
+    }
+    fields.update(overrides)
+    return RoundSettlement(**fields)
+
+
+def test_the_database_refuses_a_settlement_that_is_not_zero_sum(make_match, make_round):
+    rnd = make_round(make_match(), 1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _settlement_row(rnd, net_0=4).save()
+    _settlement_row(rnd).save()  # the zero-sum one is fine
+
+
+def test_the_database_refuses_a_net_beyond_the_cap(make_match, make_round):
+    rnd = make_round(make_match(), 1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _settlement_row(rnd, cap=2).save()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _settlement_row(rnd, cap=2, net_0=-3, net_1=1, net_2=1, net_3=1).save()
+    _settlement_row(rnd, cap=3).save()
+
+
+def test_the_database_refuses_a_second_settlement_of_a_round(make_match, make_round):
+    rnd = make_round(make_match(), 1)
+    _settle(rnd)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _settlement_row(rnd).save()
+
+
+def test_the_database_refuses_an_entry_that_does_not_add_up(make_match, make_round):
+    rnd = make_round(make_match(), 1)
+    settlement = _settlement_row(rnd)
+    settlement.save()
+    base = {
+        "settlement": settlement,
+        "match": rnd.match,
+        "club_id": settlement.club_id,
+        "variant": settlement.variant,
+        "ended_at": settlement.ended_at,
+    }
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LedgerEntry.objects.create(**base, seat=0, win_amount=2, kong_amount=1, net=4)
+    LedgerEntry.objects.create(**base, seat=0, win_amount=2, kong_amount=1, net=3)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LedgerEntry.objects.create(**base, seat=0, win_amount=2, kong_amount=1, net=3)
+
+
+# --- concurrency: real threads, real transactions --------------------------------------------
+
+
+def _in_threads(n: int, job: Any) -> list[Any]:
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = job()
+        except BaseException as exc:
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_settling_at_once_from_four_workers_leaves_one_ledger(make_match, make_round):
+    rnd = make_round(make_match(), 1, seed_text="race")
+    results = _in_threads(4, lambda: services.settle_round(rnd.pk).pk)
+    assert len(set(results)) == 1
+    assert RoundSettlement.objects.filter(round=rnd).count() == 1
+    assert LedgerEntry.objects.filter(settlement__round=rnd).count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweeper_and_the_task_racing_leave_one_ledger(make_match, make_round):
+    rnd = make_round(make_match(), 1, seed_text="sweep-race")
+    Round.objects.filter(pk=rnd.pk).update(ended_at=timezone.now() - timedelta(minutes=5))
+    jobs = iter([services.sweep_unsettled, lambda: services.settle_round(rnd.pk)] * 2)
+    lock = threading.Lock()
+
+    def job() -> Any:
+        with lock:
+            fn = next(jobs)
+        return fn()
+
+    _in_threads(4, job)
+    assert RoundSettlement.objects.filter(round=rnd).count() == 1
+    assert LedgerEntry.objects.filter(settlement__round=rnd).count() == 4
