@@ -1,5 +1,15 @@
 """The hand rules of each variant, by variant key: ``hand_rules("changchun")``.
 
+The round engine and the judge ask exactly the same questions of a :class:`HandRules`:
+
+* ``judge_win(WinContext) -> WinVerdict``: legal, fan, total, capped ``payments`` and the
+  uncapped pairwise ``transfers`` of the win alone; or the first failing ``reason``;
+* ``judge_ting(TingContext) -> TingVerdict``: legal waits if ting were declared now, whether
+  ting is allowed, and the reason when it is not; ``ting_ok_after(ctx)`` is its yes/no;
+* ``kong_transfers(konger=, meld=, options=)``: what the others pay for a kong (杠分);
+* ``default_options`` / ``validate_options(options)``: the room options of the variant;
+* Harbin also has ``ting_conditions(ctx)`` (its ting conditions 1–6 for 听 / 吃听).
+
 >>> hand_rules("changchun").default_options["cap"]
 1000
 """

@@ -275,6 +275,8 @@ class HandRules:
 
     def judge_win(self, ctx: WinContext) -> WinVerdict:
         """Legal with fan, total, capped payments and uncapped transfers, or the failing reason."""
+        if ctx.win_tile not in ctx.concealed:
+            raise InvalidCase("the winning tile must be among the concealed tiles")
         facts = WinFacts(self, ctx)
         latest = 0
         best: tuple[tuple[int, int, int], Scored] | None = None
