@@ -1,0 +1,92 @@
+"""Lobby and table pages (plain HTTP; the live part is tested through the websocket)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from tables.models import Room, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lobby_lists_rooms_of_my_clubs_with_free_seats(
+    client: Any, room: Any, players: list[Any], make_club: Any, make_user: Any
+) -> None:
+    elsewhere = make_club(owner=make_user("other-owner"))
+    Room.objects.create(club=elsewhere, name="别人的桌", variant="changchun")
+    client.force_login(players[1])
+    page = client.get(reverse("tables:lobby"))
+    assert page.status_code == 200
+    assert room.name in page.content.decode()
+    assert "别人的桌" not in page.content.decode()
+
+
+def test_a_full_room_is_not_listed_to_others(
+    client: Any, seated: Any, make_user: Any, players: list[Any]
+) -> None:
+    from accounts.models import Membership
+
+    late = make_user("late")
+    Membership.objects.create(club=seated.club, user=late)
+    client.force_login(late)
+    assert seated.name not in client.get(reverse("tables:lobby")).content.decode()
+    client.force_login(players[0])
+    assert seated.name in client.get(reverse("tables:lobby")).content.decode()
+
+
+def test_a_member_opens_a_room(client: Any, room: Any, players: list[Any]) -> None:
+    client.force_login(players[0])
+    answer = client.post(
+        reverse("tables:room_create"),
+        {
+            "club": room.club.pk,
+            "name": "新桌",
+            "variant": "changchun",
+            "base_stake": 1,
+            "turn_timeout_s": 15,
+            "claim_timeout_s": 8,
+            "allow_spectators": "on",
+        },
+    )
+    made = Room.objects.get(name="新桌")
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("tables:room", args=[made.pk])
+    assert not made.allow_bots
+
+
+def test_join_by_code_leads_to_the_room(client: Any, room: Any, players: list[Any]) -> None:
+    client.force_login(players[2])
+    answer = client.post(reverse("tables:room_join"), {"code": room.invite_code.lower()})
+    assert answer["Location"] == reverse("tables:room", args=[room.pk])
+
+
+def test_the_table_page_renders_for_members_only(
+    client: Any, room: Any, players: list[Any], make_user: Any
+) -> None:
+    client.force_login(players[0])
+    page = client.get(reverse("tables:room", args=[room.pk]))
+    assert page.status_code == 200
+    assert 'type="module"' in page.content.decode()
+    assert reverse("javascript-catalog") in page.content.decode()
+    client.force_login(make_user("stranger"))
+    assert client.get(reverse("tables:room", args=[room.pk])).status_code == 404
+
+
+def test_sit_ready_and_leave_by_post(client: Any, room: Any, players: list[Any]) -> None:
+    client.force_login(players[3])
+    client.post(reverse("tables:sit", args=[room.pk]), {"index": "2"})
+    seat = Seat.objects.get(room=room, user=players[3])
+    assert seat.index == 2
+    client.post(reverse("tables:ready", args=[room.pk]))
+    seat.refresh_from_db()
+    assert seat.ready
+    client.post(reverse("tables:leave", args=[room.pk]))
+    assert not Seat.objects.filter(room=room, user=players[3]).exists()
+
+
+def test_seat_views_refuse_get(client: Any, room: Any, players: list[Any]) -> None:
+    client.force_login(players[0])
+    assert client.get(reverse("tables:sit", args=[room.pk])).status_code == 405
