@@ -7,8 +7,6 @@ someone entitled to it (the service rules in ``accounts.services``).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +28,10 @@ operation = st.tuples(
 )
 
 
-def role_before(club: Club, user: User) -> tuple[str, str] | None:
+RoleStatus = tuple[str, str] | None
+
+
+def role_before(club: Club, user: User) -> RoleStatus:
     membership = selectors.membership_of(user=user, club=club)
     return None if membership is None else (membership.role, membership.status)
 
@@ -60,7 +61,9 @@ def apply(club: Club, name: str, actor: User, target: User) -> bool:
     return True
 
 
-def entitled(name: str, actor_role: Any, target_role: Any, actor: User, target: User) -> bool:
+def entitled(
+    name: str, actor_role: RoleStatus, target_role: RoleStatus, actor: User, target: User
+) -> bool:
     """Who may do what, restated from the services' docstring."""
     is_owner = actor_role == ("owner", "active")
     is_manager = actor_role in {("owner", "active"), ("admin", "active")}
@@ -71,6 +74,7 @@ def entitled(name: str, actor_role: Any, target_role: Any, actor: User, target: 
     if name == "remove":
         if actor == target:
             return True
+        assert target_role is not None
         return is_owner if target_role[0] == "admin" else is_manager
     return is_owner  # make_admin / make_member
 
