@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Literal
 
 from rules.errors import InvalidCase
 from rules.hand import Meld, TingContext, TingVerdict, Transfer, WinContext, WinVerdict
 from rules.payments import cap_transfers, nets
 from rules.shapes import CHOW, PONG, ConcealedSet, decompositions, shape_waits
-from rules.tiles import HONOR, NUM_KINDS, RED, WHITE, Tile, count_tiles
+from rules.tiles import HONOR, NUM_KINDS, RED, WHITE, Tile
 
 Wait = Literal["open", "edge", "closed", "single", "dual_pong", "special"]
 """Wait types of README *Wait types*; ``special`` is a variant's own set (Siping 中发白)."""
@@ -103,6 +103,19 @@ def readings_of(counts: Sequence[int], win_tile: Tile, melds: Sequence[Meld]) ->
     return list(found.values())
 
 
+@lru_cache(maxsize=4096)
+def _counts_of(tiles: tuple[Tile, ...]) -> tuple[int, ...]:
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    return tuple(counts)
+
+
+def concealed_counts(tiles: Sequence[Tile]) -> list[int]:
+    """A fresh count vector (34 kinds) of ``tiles``; memoised, since a ting query recounts."""
+    return list(_counts_of(tuple(tiles)))
+
+
 def meld_counts(melds: Iterable[Meld]) -> list[int]:
     counts = [0] * NUM_KINDS
     for meld in melds:
@@ -162,7 +175,7 @@ class WinFacts:
     @cached_property
     def counts_before(self) -> list[int]:
         """Concealed and meld tiles before the winning tile (听牌时的手牌)."""
-        counts = count_tiles(self.concealed_before)[:NUM_KINDS]
+        counts = concealed_counts(self.concealed_before)
         for t, n in enumerate(meld_counts(self.ctx.melds)):
             counts[t] += n
         return counts
@@ -250,7 +263,7 @@ class HandRules:
     # --- readings and verdicts -----------------------------------------------------------------
     def readings(self, ctx: WinContext) -> list[Reading]:
         """Every reading of the win; a wildcard (摸宝) is read as each kind that completes it."""
-        counts = count_tiles(ctx.concealed)[:NUM_KINDS]
+        counts = concealed_counts(ctx.concealed)
         if not ctx.treasure_win:
             return readings_of(counts, ctx.win_tile, ctx.melds)
         counts[ctx.win_tile] -= 1
@@ -317,7 +330,7 @@ class HandRules:
 
     def judge_ting(self, ctx: TingContext) -> TingVerdict:
         """Legal waits of a 3n+1 hand if ting were declared now (README, *A kind: ting query*)."""
-        counts = count_tiles(ctx.concealed)[:NUM_KINDS]
+        counts = concealed_counts(ctx.concealed)
         in_melds = meld_counts(ctx.melds)
         candidates = sorted({*shape_waits(counts), *self.special_waits(ctx, counts)})
         shape = [t for t in candidates if t in self.tiles_used and counts[t] + in_melds[t] < 4]
