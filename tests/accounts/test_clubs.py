@@ -332,3 +332,23 @@ def test_club_pages_need_a_signed_in_player(client, make_club):
     response = client.get(reverse("accounts:club_detail", args=[club.pk]))
     assert response.status_code == 302
     assert response.url.startswith(reverse("accounts:login"))
+
+
+def test_the_club_page_reads_in_english_for_an_english_player(client, make_user, make_club):
+    player = make_user(language="en")
+    club = make_club(members=(player,))
+    client.force_login(player)
+    page = client.get(reverse("accounts:club_detail", args=[club.pk])).content.decode()
+    assert "Invite friends" in page
+    assert "Members (2)" in page
+    assert "邀请朋友" not in page
+
+
+def test_only_club_managers_see_the_admin_link(client, make_user, make_club):
+    member = make_user()
+    club = make_club(members=(member,))
+    admin_url = reverse("admin:index")
+    client.force_login(member)
+    assert f'href="{admin_url}"' not in client.get(reverse("home")).content.decode()
+    client.force_login(club.owner)
+    assert f'href="{admin_url}"' in client.get(reverse("home")).content.decode()
