@@ -254,13 +254,17 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
     return actions
 
 
-def isolated_tiles(counts: list[int]) -> list[Tile]:
+def isolated_tiles(counts: Sequence[int]) -> list[Tile]:
     """Single tiles with no tile of their suit within two ranks (every single honour)."""
     return [
         tile
-        for tile, n in enumerate(counts)
-        if n == 1 and (tile >= 27 or sum(counts[_NEAR[tile]]) == 1)
+        for tile in _held(counts)
+        if counts[tile] == 1 and (tile >= 27 or sum(counts[_NEAR[tile]]) == 1)
     ]
+
+
+def _held(counts: Sequence[int]) -> list[Tile]:
+    return [t for t, n in enumerate(counts) if n]
 
 
 _NEAR = tuple(slice(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(27))
@@ -274,12 +278,13 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
     tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
     less isolated, so with three isolated tiles no discard is ready, and with two only discarding
     one of them can be."""
-    alone = isolated_tiles(counts)
+    held = _held(counts)
+    alone = [t for t in held if counts[t] == 1 and (t >= 27 or sum(counts[_NEAR[t]]) == 1)]
     if len(alone) >= 3:
         return []
     if len(alone) == 2:
         return alone
-    return [t for t in range(34) if counts[t]]
+    return held
 
 
 def _own_kongs(state: RoundState, seat: int) -> list[Action]:
