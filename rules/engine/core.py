@@ -278,13 +278,12 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
     tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
     less isolated, so with three isolated tiles no discard is ready, and with two only discarding
     one of them can be."""
-    held = _held(counts)
-    alone = [t for t in held if counts[t] == 1 and (t >= 27 or sum(counts[_NEAR[t]]) == 1)]
+    alone = isolated_tiles(counts)
     if len(alone) >= 3:
         return []
     if len(alone) == 2:
         return alone
-    return held
+    return _held(counts)
 
 
 def _own_kongs(state: RoundState, seat: int) -> list[Action]:
