@@ -11,9 +11,15 @@ from functools import cache
 from rules.errors import RulesError
 from rules.variants.base import Variant
 from rules.variants.changchun import Changchun
+from rules.variants.harbin import Harbin
+from rules.variants.siping import Siping
+from rules.variants.taiyuan_lisi import TaiyuanLisi
 
 VARIANTS: dict[str, type[Variant]] = {
     Changchun.key: Changchun,
+    Harbin.key: Harbin,
+    Siping.key: Siping,
+    TaiyuanLisi.key: TaiyuanLisi,
 }
 
 
