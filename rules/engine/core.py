@@ -199,7 +199,8 @@ def _turn_actions(state: RoundState, seat: int) -> list[Action]:
     actions: list[Action] = []
     me = state.seats[seat]
     # Only a ready hand can win with a treasure: the others need a complete shape first.
-    if (me.ting or is_complete(me.counts())) and self_draw_verdict_ok(state, seat):
+    fast = v.shape_filters(state)
+    if (me.ting or not fast or is_complete(me.counts())) and self_draw_verdict_ok(state, seat):
         actions.append(SelfDrawWin(seat=seat))
     actions += _own_kongs(state, seat)
     actions += v.extra_turn_actions(state, seat)
@@ -211,7 +212,9 @@ def self_draw_verdict_ok(state: RoundState, seat: int) -> bool:
     """Whether the variant's hand rules accept a self-drawn win now."""
     v = variant_of(state)
     ctx = v.self_draw_context(state, seat)
-    return ctx is not None and shape_possible(ctx) and v.hand_rules().judge_win(ctx).legal
+    if ctx is None or (v.shape_filters(state) and not shape_possible(ctx)):
+        return False
+    return v.hand_rules().judge_win(ctx).legal
 
 
 def shape_possible(ctx: WinContext) -> bool:
@@ -247,7 +250,11 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
     if v.ting_mode != "none" and not me.ting:
         actions += [
             Discard(seat=seat, tile=t, ting=True)
-            for t in ting_discard_candidates(me.counts())
+            for t in (
+                ting_discard_candidates(me.counts())
+                if v.shape_filters(state)
+                else sorted(set(me.concealed))
+            )
             if v.discard_allowed(state, seat, t, ting=True)
             and ting_waits(state, seat, me.without(t), me.melds)
         ]
@@ -336,12 +343,9 @@ def ting_waits(
 ) -> tuple[Tile, ...]:
     """The legal winning tiles if ``seat`` declared ting holding ``concealed`` (3n+1) and ``melds``;
     empty when ting would not be allowed (the variant's ``judge_ting``)."""
-    counts = [0] * 34
-    for t in concealed:
-        counts[t] += 1
-    if not shape_waits(counts):
-        return ()
     v = variant_of(state)
+    if v.shape_filters(state) and not hand_facts(concealed)[1]:
+        return ()
     ctx = TingContext(
         variant=v.wins_key,
         dealer=state.dealer,
@@ -415,7 +419,8 @@ def claim_offers(
     me = state.seats[seat]
     counts, waits = hand_facts(me.concealed)
     chow_seat = v.has_chow and not me.ting and seat == (discarder + 1) % SEATS
-    if counts[tile] < 2 and not chow_seat and tile not in waits and not v.has_extra_claims:
+    fast = v.shape_filters(state)
+    if counts[tile] < 2 and not chow_seat and tile not in waits and fast and not v.has_extra_claims:
         return []  # the common case, answered without building anything
     offers: list[Action] = []
     if _can_win_on(state, seat, tile, discarder, "discard"):
@@ -462,9 +467,9 @@ def _chows(
 
 
 def _can_win_on(state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy) -> bool:
-    if tile not in hand_facts(state.seats[seat].concealed)[1]:
-        return False
     v = variant_of(state)
+    if v.shape_filters(state) and tile not in hand_facts(state.seats[seat].concealed)[1]:
+        return False
     if not v.may_win_on_discard(state, seat, tile):
         return False
     ctx = win_context(
@@ -486,7 +491,7 @@ def hand_facts(concealed: tuple[Tile, ...]) -> tuple[tuple[int, ...], tuple[Tile
     hand does not change while the others discard, so each discard is one look-up."""
     facts = _facts_memo.get(concealed)
     if facts is None:
-        if len(_facts_memo) > 50_000:
+        if len(_facts_memo) > 20_000:
             _facts_memo.clear()
         counts = [0] * 34
         for t in concealed:

@@ -118,7 +118,7 @@ def counts_of(tiles: tuple[Tile, ...]) -> list[int]:
     about the same hands many times per action."""
     counts = _counts_memo.get(tiles)
     if counts is None:
-        if len(_counts_memo) > 50_000:
+        if len(_counts_memo) > 20_000:
             _counts_memo.clear()
         counts = _counts_memo[tiles] = [0] * 34
         for tile in tiles:

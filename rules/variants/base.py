@@ -53,6 +53,13 @@ class Variant:
     ting_discard_face_down: ClassVar[bool] = False
     default_reserve_stacks: ClassVar[int] = 7
 
+    def shape_filters(self, state: RoundState) -> bool:
+        """Whether every win is four sets and a pair of ordinary tiles (3n+2 concealed tiles
+        complete, a wildcard aside), so the engine may use its fast shape tests before asking
+        the hand rules. A variant whose hand rules accept other shapes (Siping's ``chen_zfb``:
+        中发白 one each as a set) returns False and the engine always asks the hand rules."""
+        return True
+
     @property
     def has_extra_claims(self) -> bool:
         """Whether :meth:`extra_claim_actions` is overridden (else the engine skips asking it)."""
