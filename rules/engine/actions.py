@@ -164,12 +164,30 @@ def action_from_json(data: dict[str, Any]) -> Action:
         for f in fields(cls):
             if f.name not in data:
                 continue
-            value = data[f.name]
-            if f.name in _TILE_FIELDS:
-                value = parse_tile(value)
-            elif f.name in _TILES_FIELDS:
-                value = tuple(parse_tile(t) for t in value)
-            kwargs[f.name] = value
+            kwargs[f.name] = _field_from_json(f.name, data[f.name])
         return cls(**kwargs)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RulesError(f"not a valid action: {data!r} ({exc})") from exc
+
+
+def _field_from_json(name: str, value: Any) -> Any:
+    """One field, type-checked: seats are 0–3, flags booleans, names strings, tiles notation."""
+    if name in _TILE_FIELDS:
+        return parse_tile(value)
+    if name in _TILES_FIELDS:
+        if not isinstance(value, list) or len(value) != 3:
+            raise TypeError("tiles must be a list of three tiles")
+        return tuple(parse_tile(t) for t in value)
+    if name == "seat":
+        if type(value) is not int or not 0 <= value < 4:
+            raise ValueError("seat must be an integer 0-3")
+        return value
+    if name in ("ting", "yes"):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be true or false")
+        return value
+    if name == "name":
+        if not isinstance(value, str):
+            raise TypeError("name must be a string")
+        return value
+    raise TypeError(f"unknown field {name}")

@@ -311,3 +311,23 @@ def test_a_malformed_action_raises_a_rules_error() -> None:
         action_from_json({"kind": "discard", "seat": 0, "tile": "9x"})
     with pytest.raises(RulesError):
         action_from_json({"kind": "teleport", "seat": 0})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "discard", "seat": "0", "tile": "1m"},
+        {"kind": "discard", "seat": 4, "tile": "1m"},
+        {"kind": "discard", "seat": True, "tile": "1m"},
+        {"kind": "discard", "seat": 0, "tile": "1m", "ting": "yes"},
+        {"kind": "chow", "seat": 1, "tiles": ["1m", "2m"]},
+        {"kind": "chow", "seat": 1, "tiles": "123m"},
+        {"kind": "special_kong", "seat": 1, "name": 3},
+        {"kind": "discard", "seat": 0},
+        {"seat": 0},
+        {"kind": "discard", "seat": 0, "tile": 5},
+    ],
+)
+def test_action_json_of_the_wrong_type_is_refused(data) -> None:
+    with pytest.raises(RulesError):
+        action_from_json(data)
