@@ -161,6 +161,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         index = None if seat is None else seat.index
         changed = index != self.seat
         self.seat = index
+        if index is not None and not self.counted:
+            # Sat down while connected: this socket now counts as the seat being online.
+            services.seat_connection(room_id=self.room_id, user=self.user, delta=1)
+            self.counted = True
+        elif index is None:
+            self.counted = False  # the seat row is gone, nothing to count down
         return changed
 
     def _table_if_changed(self) -> list[dict[str, Any]]:

@@ -381,3 +381,21 @@ async def test_ready_over_the_socket_starts_the_match(seated: Any, players: list
     assert snapshot["round_number"] == 1
     for comm in socks:
         await comm.disconnect()
+
+
+async def test_sitting_down_while_connected_counts_the_socket_as_online(
+    room: Any, players: list[Any]
+) -> None:
+    from tables.models import Seat
+
+    comm, _ = await connect(room.pk, players[1])
+    await until(comm, "table")
+    await sync_to_async(services.seat_take)(room=room, user=players[1], index=0)
+    table = await until(comm, "table")
+    assert table["you"] == 0
+    assert table["seats"][0]["connected"]
+    seat = await sync_to_async(Seat.objects.get)(room=room, index=0)
+    assert seat.connections == 1
+    await comm.disconnect()
+    seat = await sync_to_async(Seat.objects.get)(room=room, index=0)
+    assert not seat.connected

@@ -1,0 +1,170 @@
+"""Four browsers sit, ready and play a whole round to its settlement screen (Playwright).
+
+The server is the real ASGI application (HTTP + websockets) under uvicorn in a thread, on the
+test database. Each "player" clicks what a hurried human would: a win if offered, else "过", else
+the drawn tile (else the first playable tile). Runs in headless Chromium at /usr/bin/chromium;
+skipped with a reason when it is missing (unless the CI variable is set, where it must run).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and not os.environ.get("CI"),
+        reason="/usr/bin/chromium is not installed (set CI=1 to make this a failure)",
+    ),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _redis_answers(url: str) -> bool:
+    from urllib.parse import urlparse
+
+    parts = urlparse(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 0.3):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def live_url(settings: Any) -> Iterator[str]:
+    """The whole ASGI app (static files from the finders) served by uvicorn in a thread."""
+    import uvicorn
+    from channels.auth import AuthMiddlewareStack
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.security.websocket import AllowedHostsOriginValidator
+    from django.core.asgi import get_asgi_application
+
+    from config.routing import websocket_urlpatterns
+
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_AUTOREFRESH = True
+    if _redis_answers(settings.REDIS_URL):  # the layer `make test` provides
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [settings.REDIS_URL], "prefix": f"test{os.getpid()}"},
+            }
+        }
+    app = ProtocolTypeRouter(
+        {
+            "http": get_asgi_application(),
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _session_cookie(user: Any) -> str:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return str(client.cookies["sessionid"].value)
+
+
+def _click_something(page: Any) -> bool:
+    """One hurried human's click, if they have anything to decide."""
+    bar = page.locator('[data-role="actions"]')
+    for selector in (
+        "button.action-self_draw_win",
+        "button.action-declare_win",
+        "button.action-pass",
+        "button.action-pong",
+    ):
+        button = bar.locator(f"{selector}:not([disabled])")
+        if button.count():
+            button.first.click()
+            return True
+    for selector in (".seat-me .tile.drawn.playable", ".seat-me .tile.playable"):
+        tile = page.locator(selector)
+        if tile.count():
+            tile.first.click()
+            return True
+    return False
+
+
+def test_four_browsers_play_a_round_to_the_settlement(
+    live_url: str, playing_room: Any, players: list[Any]
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    room = playing_room
+    # Playwright's sync API runs an event loop in this thread: touch the database before it.
+    cookies = [_session_cookie(user) for user in players]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        pages = []
+        for cookie in cookies:
+            context = browser.new_context(locale="zh-CN", viewport={"width": 420, "height": 900})
+            context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_url}])
+            page = context.new_page()
+            page.goto(f"{live_url}/tables/{room.pk}/")
+            pages.append(page)
+        for index, page in enumerate(pages):
+            page.locator(".seat-slot").nth(index).get_by_role("button").click()
+            page.wait_for_function(f"document.querySelectorAll('.seat-name').length > {index}")
+        for page in pages:
+            page.get_by_role("button", name="准备", exact=True).click()
+        for page in pages:
+            page.locator('[data-role="board"]').wait_for(state="visible", timeout=15000)
+        if os.environ.get("QUEYOU_SCREENSHOTS"):
+            for _ in range(12):
+                any(_click_something(page) for page in pages)
+                time.sleep(0.1)
+            pages[0].screenshot(path=f"{os.environ['QUEYOU_SCREENSHOTS']}/table-playing.png")
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            if all(p.locator('[data-role="settlement"]').is_visible() for p in pages):
+                break
+            if not any(_click_something(page) for page in pages):
+                time.sleep(0.05)
+        shots = os.environ.get("QUEYOU_SCREENSHOTS")  # a folder, to look at the pages by eye
+        for index, page in enumerate(pages):
+            if shots:
+                page.screenshot(path=f"{shots}/table-seat{index}.png", full_page=True)
+            settlement = page.locator('[data-role="settlement"]')
+            assert settlement.is_visible()
+            assert settlement.locator(".pay-table tr").count() == 5  # header + four hands
+        browser.close()
+
+
+@pytest.fixture
+def playing_room(room: Any) -> Any:
+    return room
