@@ -34,6 +34,9 @@ AUTO_PLAY_AFTER_TIMEOUTS = 2
 """Timeouts in a row after which a seat goes into 托管 (brief, issue 5)."""
 AUTO_PLAY_DELAY_S = 1.0
 """How long a bot or a 托管 seat "thinks": enough for the others to see the move happen."""
+NEXT_ROUND_AFTER_S = 20
+"""The settlement pause: the next round of a match is dealt this long after the last one ended
+(or as soon as all four press ready)."""
 _MAX_ATTEMPTS = 8
 
 T = TypeVar("T")
@@ -371,20 +374,53 @@ def _start_if_ready(room: Room) -> Round | None:
             options=room.options,
             players=[seats[i].user_id for i in range(4)],
         )
+    return _deal_next(room, match)
+
+
+def _deal_next(room: Room, match: Match) -> Round | None:
+    """Deal the match's next round (the first one, or the one after an ended round)."""
+    last = match.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.ENDED:
+        return None
+    if last is None:
         # The first dealer of a table is drawn at random (spec README, item 1); seat 0 deals
         # first under the test-only fixed seed.
         fixed = settings.TESTING and getattr(settings, "TABLES_FIXED_SEED", None)
         dealer, number = (0 if fixed else secrets.randbelow(4)), 1
     else:
-        last = match.rounds.order_by("-number").first()
-        if last is not None and last.status == Round.Status.PLAYING:
-            return None
-        dealer = int(last.result["next_dealer"]) if last and last.result else 0
-        number = (last.number + 1) if last else 1
+        dealer = int(last.result["next_dealer"]) if last.result else last.dealer
+        number = last.number + 1
     Seat.objects.filter(room=room, is_bot=False).update(ready=False)
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status"])
     return round_start(match=match, number=number, dealer=dealer, seed=None)
+
+
+def match_next_round(
+    *, match_id: int, after_number: int, now: datetime | None = None
+) -> Round | None:
+    """The settlement pause is over: deal round ``after_number + 1`` if the match is still on,
+    that round ended and all four are still seated (spec README, item 1; nobody needs to press
+    ready again, though four ready presses start it sooner). Idempotent."""
+    moment = now or timezone.now()
+
+    def run() -> Round | None:
+        match = Match.objects.filter(pk=match_id).select_related("room").first()
+        if match is None:
+            return None
+        room = _lock_room(match.room_id)
+        match.refresh_from_db()
+        if match.status != Match.Status.PLAYING or len(_seats_by_index(room)) < 4:
+            return None
+        last = match.rounds.order_by("-number").first()
+        if last is None or last.number != after_number or last.status != Round.Status.ENDED:
+            return None
+        pause = timedelta(seconds=NEXT_ROUND_AFTER_S - 1)
+        if last.ended_at is not None and last.ended_at + pause > moment:
+            return None
+        return _deal_next(room, match)
+
+    return _with_retries(run)
 
 
 def round_start(*, match: Match, number: int, dealer: int, seed: bytes | None) -> Round:
@@ -537,10 +573,26 @@ def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> None:
 
 
 def _after_round(rnd: Round, room: Room) -> None:
-    """A round ended: humans must press ready for the next one; ``round_finished`` is sent after
-    the commit for the settlement ledgers (another issue)."""
+    """A round ended: the next one is dealt after the settlement pause (or when all four press
+    ready); ``round_finished`` is sent after the commit for the settlement ledgers (another
+    issue)."""
     Seat.objects.filter(room=room, is_bot=False).update(ready=False)
     transaction.on_commit(lambda: round_finished.send(sender=Round, round=rnd))
+    match_id, number = rnd.match_id, rnd.number
+
+    def schedule() -> None:
+        if not _tasks_enabled():
+            return
+        from tables import tasks
+
+        try:
+            tasks.match_next_round.apply_async(
+                args=(match_id, number), countdown=NEXT_ROUND_AFTER_S
+            )
+        except Exception:  # the beat sweeper deals it
+            log.exception("could not schedule the next round of match %s", match_id)
+
+    transaction.on_commit(schedule)
 
 
 def _apply_steps(state: Any, steps: list[_Step], progress: _Progress) -> None:
@@ -693,7 +745,8 @@ def round_autoplay(*, round_id: int, version: int) -> bool:
 
 def sweep_overdue(*, now: datetime | None = None, grace_s: float = 2.0) -> list[int]:
     """The beat task's body: time out every decision whose deadline passed ``grace_s`` ago (its
-    own task was lost, e.g. a worker restart) and nudge bots whose auto-play task was lost."""
+    own task was lost, e.g. a worker restart) and deal the next round of matches whose settlement
+    pause is over. Returns the ids of the rounds it moved or dealt."""
     moment = now or timezone.now()
     overdue = list(
         Round.objects.filter(
@@ -704,4 +757,161 @@ def sweep_overdue(*, now: datetime | None = None, grace_s: float = 2.0) -> list[
     for round_id, decision_version in overdue:
         if round_timeout(round_id=round_id, decision_version=decision_version, now=moment):
             done.append(round_id)
+    # Matches whose next round was never dealt (its task was lost).
+    waiting = Round.objects.filter(
+        match__status=Match.Status.PLAYING,
+        status=Round.Status.ENDED,
+        ended_at__lt=moment - timedelta(seconds=NEXT_ROUND_AFTER_S + grace_s),
+    ).values_list("match_id", "number")
+    for match_id, number in list(waiting):
+        dealt = match_next_round(match_id=match_id, after_number=number, now=moment)
+        if dealt is not None:
+            done.append(dealt.pk)
     return done
+
+
+# --- club managers: close a room, remove a player, dissolve a table (issue 7) ----------------
+# Added by the "api" helper for the admin and the API; nothing above is changed.
+
+DISSOLVED = "dissolved"
+"""``Match.end_reason`` of a table dissolved by a club manager (网管解散)."""
+PLAYER_REMOVED = "player_removed"
+"""``Match.end_reason`` when a manager removed a seated player during a match."""
+TABLE_DISSOLVED_EVENT = "table_dissolved"
+"""Kind of the event appended to the voided round: every viewer is sent the reason."""
+
+
+def user_manages_room(user: Any, room: Room) -> bool:
+    """Site staff allowed to change rooms, or an active owner/admin of the room's club."""
+    if not getattr(user, "is_active", False) or not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or (user.is_staff and user.has_perm("tables.change_room")):
+        return True
+    return Membership.objects.filter(
+        club_id=room.club_id,
+        user=user,
+        status=Membership.Status.ACTIVE,
+        role__in=(Membership.Role.OWNER, Membership.Role.ADMIN),
+    ).exists()
+
+
+def _require_room_manager(actor: Any, room: Room) -> None:
+    if not user_manages_room(actor, room):
+        raise TableError("only the club's owner or admins may do this", code="not_manager")
+
+
+def _log_on_room(room: Room, actor: Any, message: str) -> None:
+    """Record a manager's intervention in the room's admin history (who, when, why).
+
+    The admin log is the audit trail club managers and staff already read (the room's "history"
+    page); it needs no new table, so the record works for matches between rounds too.
+    """
+    from django.contrib.admin.models import CHANGE, LogEntry
+
+    if getattr(actor, "pk", None) is None:
+        return
+    LogEntry.objects.log_actions(
+        user_id=actor.pk,
+        queryset=[room],
+        action_flag=CHANGE,
+        change_message=message,
+        single_object=True,
+    )
+
+
+def table_dissolve(*, room: Room, actor: Any, reason: str) -> Match:
+    """网管解散: a club manager ends the match in play at once.
+
+    The round in play is voided (``aborted``: it is never settled, so nobody pays or is paid for
+    it, kongs included), the match ends with ``end_reason = "dissolved"``, the human seats lose
+    their ``ready`` and the room opens again. Every viewer (players and spectators) is sent a
+    ``table_dissolved`` event with the reason and the manager's name, appended to the voided
+    round's log; the intervention is also written to the room's admin history.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise TableError("say why the table is dissolved", code="reason_required")
+    _require_room_manager(actor, room)
+
+    def run() -> Match:
+        locked = _lock_room(room.pk)
+        match = Match.objects.filter(room=locked, status=Match.Status.PLAYING).first()
+        if match is None:
+            raise TableError("no match is in play at this table", code="no_match")
+        playing = list(
+            Round.objects.select_for_update().filter(match=match, status=Round.Status.PLAYING)
+        )
+        _end_match(locked, reason=DISSOLVED)
+        for rnd in playing:
+            _append_notice(rnd, reason=reason, actor=actor)
+        _log_on_room(locked, actor, f"网管解散 (match {match.pk}): {reason}")
+        notify_room(locked.pk)
+        match.refresh_from_db()
+        return match
+
+    return _with_retries(run)
+
+
+def _append_notice(rnd: Round, *, reason: str, actor: Any) -> None:
+    """Append the public ``table_dissolved`` event to a voided round (the same for every viewer)."""
+    rnd.refresh_from_db(fields=["last_seq"])
+    payload = {
+        "kind": TABLE_DISSOLVED_EVENT,
+        "reason": reason,
+        "by": getattr(actor, "public_name", str(actor)),
+    }
+    seq = rnd.last_seq + 1
+    RoundEvent.objects.create(
+        round=rnd,
+        seq=seq,
+        kind=TABLE_DISSOLVED_EVENT,
+        payload=payload,
+        views={gameplay.viewer_key(s): payload for s in (0, 1, 2, 3, None)},
+    )
+    Round.objects.filter(pk=rnd.pk).update(last_seq=seq)
+
+
+def seat_remove(*, room: Room, actor: Any, index: int, reason: str = "") -> None:
+    """A club manager removes whoever sits at seat ``index`` (a player or a bot).
+
+    As with a player who leaves (spec README, item 1), a match in play ends: its round is voided
+    (no payments) and the match ends with ``end_reason = "player_removed"``.
+    """
+    _require_room_manager(actor, room)
+
+    def run() -> None:
+        locked = _lock_room(room.pk)
+        seat = Seat.objects.filter(room=locked, index=index).select_related("user").first()
+        if seat is None:
+            raise TableError("nobody sits there", code="seat_empty")
+        who = "bot" if seat.is_bot else str(seat.user)
+        _end_match(locked, reason=PLAYER_REMOVED)
+        seat.delete()
+        if not Seat.objects.filter(room=locked, is_bot=False).exists():
+            Seat.objects.filter(room=locked, is_bot=True).delete()
+        _log_on_room(locked, actor, f"removed {who} from seat {index}: {reason}".strip(": "))
+        notify_room(locked.pk)
+
+    _with_retries(run)
+
+
+def room_close(*, room: Room, actor: Any) -> Room:
+    """关闭房间: a manager closes a room; everyone stands up and nobody may sit down again.
+
+    A room with a match in play is refused (``match_in_play``): dissolve the table first, so that
+    voiding a round is always a deliberate act with a reason.
+    """
+    _require_room_manager(actor, room)
+
+    def run() -> Room:
+        locked = _lock_room(room.pk)
+        if Match.objects.filter(room=locked, status=Match.Status.PLAYING).exists():
+            raise TableError("a match is in play: dissolve the table first", code="match_in_play")
+        Seat.objects.filter(room=locked).delete()
+        locked.status = Room.Status.CLOSED
+        locked.save(update_fields=["status"])
+        _log_on_room(locked, actor, "closed the room")
+        notify_room(locked.pk)
+        return locked
+
+    return _with_retries(run)

@@ -23,6 +23,13 @@ def round_autoplay(round_id: int, version: int) -> bool:
     return services.round_autoplay(round_id=round_id, version=version)
 
 
+@shared_task(name="tables.match_next_round", ignore_result=True)
+def match_next_round(match_id: int, after_number: int) -> int | None:
+    """The settlement pause is over: deal the next round if all four are still seated."""
+    dealt = services.match_next_round(match_id=match_id, after_number=after_number)
+    return None if dealt is None else dealt.pk
+
+
 @shared_task(name="tables.sweep_overdue", ignore_result=True)
 def sweep_overdue() -> list[int]:
     """Beat: time out decisions whose own deadline task was lost (worker restart, broker hiccup)."""

@@ -553,7 +553,7 @@ function renderSettlement(view) {
   if (result.salt) proof.append(el("p", "small", `salt: ${result.salt}`));
   if (result.wall) proof.append(el("p", "small", `wall: ${result.wall.join(",")}`));
   nodes.push(proof);
-  if (me() !== null) nodes.push(el("p", "muted", _("四人都准备后开始下一盘。")));
+  if (me() !== null) nodes.push(el("p", "muted", _("20 秒后自动开始下一盘；四人都准备则立即开始。")));
   ui.settlement.replaceChildren(...nodes);
 }
 

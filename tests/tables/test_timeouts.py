@@ -127,3 +127,39 @@ def test_the_celery_task_calls_the_timeout_service(playing: Round) -> None:
 def test_the_beat_schedule_runs_the_sweeper(settings: Any) -> None:
     entries = [e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()]
     assert "tables.sweep_overdue" in entries
+
+
+def _finish(rnd: Round) -> Round:
+    for _ in range(600):
+        rnd = fresh(rnd)
+        if rnd.status != Round.Status.PLAYING:
+            return rnd
+        assert _timeout(rnd)
+    raise AssertionError("the round did not end")
+
+
+def test_the_next_round_is_dealt_after_the_settlement_pause(playing: Round) -> None:
+    ended = _finish(playing)
+    soon = ended.ended_at + timedelta(seconds=2)
+    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=soon) is None
+    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
+    second = services.match_next_round(match_id=ended.match_id, after_number=1, now=later)
+    assert second is not None
+    assert second.number == 2
+    # Idempotent: a duplicated task deals nothing more.
+    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
+    assert Round.objects.filter(match=ended.match).count() == 2
+
+
+def test_no_next_round_when_a_player_left(playing: Round, players: list[Any]) -> None:
+    ended = _finish(playing)
+    services.seat_leave(room=ended.match.room, user=players[1])
+    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
+    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
+
+
+def test_the_sweeper_deals_a_next_round_whose_task_was_lost(playing: Round) -> None:
+    ended = _finish(playing)
+    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S + 5)
+    dealt = services.sweep_overdue(now=later)
+    assert Round.objects.get(match=ended.match, number=2).pk in dealt
