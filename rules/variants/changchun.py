@@ -205,15 +205,25 @@ class Changchun(Variant):
     def on_turn_start(self, state: RoundState, seat: int, out: list[Event]) -> RoundState:
         """The first ready player's next turn rolls the treasure; each ready player sees it (or a
         new one after 换宝) at the start of their turn, before drawing ("下一次摸牌时直接看宝")."""
-        me = state.seats[seat]
-        if not me.ting:
+        if not state.seats[seat].ting:
             return state
         if state.treasure is None and state.first_ting == seat:
             state = self._place_treasure(state, out, change=False)
+        return self._see_treasure(state, seat, out, duibao_chance=True)
+
+    @staticmethod
+    def _see_treasure(
+        state: RoundState, seat: int, out: list[Event], *, duibao_chance: bool
+    ) -> RoundState:
+        """A ready seat looks at a treasure it has not seen; at the start of a turn, a treasure
+        that is one of its winning tiles opens the 对宝 choice."""
+        me = state.seats[seat]
         treasure = state.treasure
-        if treasure is None or me.treasure_seen == treasure.version:
+        if not me.ting or treasure is None or me.treasure_seen == treasure.version:
             return state
-        marks = me.marks | {DUIBAO_MARK} if treasure.tile in me.waits else me.marks
+        marks = me.marks
+        if duibao_chance and treasure.tile in me.waits:
+            marks = marks | {DUIBAO_MARK}
         state = state.with_seat(seat, treasure_seen=treasure.version, marks=marks)
         out.append(TreasureSeen(seat=seat, tile=treasure.tile, version=treasure.version))
         return state
@@ -263,10 +273,13 @@ class Changchun(Variant):
     def after_draw(
         self, state: RoundState, seat: int, position: int, out: list[Event]
     ) -> RoundState:
-        """换宝 when the indicator itself leaves the wall `[decision]` (changchun.md)."""
+        """A ready seat whose turn began with a claim (a kong) sees the treasure at this draw
+        ("下一次摸牌时直接看宝"; no 对宝 then: it has drawn). 换宝 when the indicator itself leaves
+        the wall `[decision]` (changchun.md); the new one is seen from the next turn."""
         me = state.seats[seat]
         if DUIBAO_MARK in me.marks:
             state = state.with_seat(seat, marks=me.marks - {DUIBAO_MARK})
+        state = self._see_treasure(state, seat, out, duibao_chance=False)
         if state.treasure is not None and position == state.treasure.position:
             return self._place_treasure(state, out, change=True)
         return state

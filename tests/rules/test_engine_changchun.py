@@ -12,6 +12,7 @@ from rules.engine import (
     ConcealedKong,
     DeclareWin,
     Discard,
+    ExposedKong,
     Pass,
     Pong,
     SelfDrawWin,
@@ -19,7 +20,7 @@ from rules.engine import (
     apply,
 )
 from rules.engine.events import TreasurePlaced, TreasureSeen
-from rules.engine.state import ClaimPhase, EndedPhase, TurnPhase
+from rules.engine.state import ClaimPhase, EndedPhase, Treasure, TurnPhase
 from rules.errors import HandLocked
 from rules.hand import Meld
 from rules.variants import get_variant
@@ -274,3 +275,17 @@ def test_a_ready_player_asked_for_a_win_cannot_pong() -> None:
     assert Pong(seat=3) not in offered(state, 3)
     with pytest.raises(HandLocked):
         apply(state, Pong(seat=3))
+
+
+def test_a_ready_player_whose_turn_begins_with_a_kong_sees_the_treasure_at_the_draw() -> None:
+    hands = ["1m4m7m2p5p8p3s6s9s1z2z3z5z1p", "", "1p1p1p1m2m3m7s8s9s2s3s4s7z", ""]
+    state = table(hands=hands, far="9m")
+    state = state.with_seat(2, ting=True, waits=(T("7z"),))
+    state = replace(state, treasure=Treasure(tile=state.wall[100], position=100))
+    state = act(state, Discard(seat=0, tile=T("1p")))
+    assert ExposedKong(seat=2) in offered(state, 2)
+    state, events = act_events(state, ExposedKong(seat=2))
+    state = pass_claims(state)
+    assert state.seats[2].drawn == T("9m")
+    assert state.seats[2].treasure_seen == 1
+    assert [e.seat for e in events if isinstance(e, TreasureSeen)] == [2]
