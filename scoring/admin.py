@@ -1,0 +1,91 @@
+"""The ledgers in the admin: read-only for everyone (a settlement is never edited by hand),
+scoped to the clubs a manager runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db import models
+from django.http import HttpRequest
+
+from accounts.admin_scoping import ClubScopedModelAdmin
+from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
+
+
+class ReadOnlyLedgerAdmin(ClubScopedModelAdmin):
+    """View only: nobody adds, changes or deletes ledger rows through the admin."""
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: models.Model | None = None) -> bool:
+        return False
+
+
+class LedgerEntryInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = LedgerEntry
+    fields = (
+        "seat",
+        "user",
+        "won",
+        "fan_total",
+        "win_amount",
+        "kong_amount",
+        "cap_adjustment",
+        "net",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class FanItemInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = FanItem
+    fields = ("key", "value")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class KongPaymentInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = KongPayment
+    fields = ("kong_index", "konger", "kind", "tiles", "payer", "amount")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RoundSettlement)
+class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
+    list_display = (
+        "round",
+        "club",
+        "variant",
+        "number",
+        "winner",
+        "win_by",
+        "fan_total",
+        "net_0",
+        "net_1",
+        "net_2",
+        "net_3",
+        "capped",
+        "ended_at",
+    )
+    list_filter = ("variant", "capped")
+    list_select_related = ("club", "round")
+    date_hierarchy = "ended_at"
+    inlines = (LedgerEntryInline, FanItemInline, KongPaymentInline)

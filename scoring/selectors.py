@@ -1,0 +1,408 @@
+"""Read-only queries of the ledgers: history, one match's rounds, leaderboards and ratings.
+
+Typed and free of HTTP so that the pages (``scoring.views``) and the API (another helper) share
+them. Every total is summed from :class:`~scoring.models.LedgerEntry` rows when asked: a match's
+score is never stored twice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, Literal
+
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from accounts.models import Club, Membership, User
+from scoring.labels import fan_label, kong_label, win_by_label
+from scoring.models import LedgerEntry, RoundSettlement
+from tables.models import Match, Round
+
+Period = Literal["week", "month", "all"]
+PERIODS: dict[str, int | None] = {"week": 7, "month": 30, "all": None}
+"""A leaderboard's period as a rolling window in days (``None``: all time). Rolling windows
+rather than calendar weeks: a Monday-morning board is then never empty."""
+
+ELO_START = 1500.0
+ELO_K = 32.0
+MIN_RATED_MATCHES = 5
+"""A player's rating is shown once they have finished this many four-player matches."""
+
+
+# --- access -----------------------------------------------------------------------------------
+
+
+def is_club_member(user: Any, club_id: int) -> bool:
+    """Active members of a club may see its matches, rounds, replays and board."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Membership.objects.filter(
+        club_id=club_id, user=user, status=Membership.Status.ACTIVE
+    ).exists()
+
+
+def member_club_ids(user: Any) -> list[int]:
+    return list(
+        Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
+# --- my matches -------------------------------------------------------------------------------
+
+
+def matches_for_user(
+    user: Any,
+    *,
+    variant: str | None = None,
+    club_id: int | None = None,
+    since: date | None = None,
+    until: date | None = None,
+) -> QuerySet[Match]:
+    """The matches the user played a settled round in, newest first, each annotated with
+    ``my_net`` (the user's total), ``rounds_settled`` and ``last_round_at``."""
+    mine = LedgerEntry.objects.filter(user=user)
+    qs = Match.objects.filter(pk__in=mine.values("match_id"))
+    if variant:
+        qs = qs.filter(variant=variant)
+    if club_id:
+        qs = qs.filter(room__club_id=club_id)
+    if since:
+        qs = qs.filter(started_at__date__gte=since)
+    if until:
+        qs = qs.filter(started_at__date__lte=until)
+    my_total = (
+        LedgerEntry.objects.filter(match=OuterRef("pk"), user=user)
+        .values("match")
+        .annotate(total=Sum("net"))
+        .values("total")
+    )
+    return (
+        qs.select_related("room__club")
+        .annotate(
+            my_net=Coalesce(Subquery(my_total, output_field=IntegerField()), 0),
+            rounds_settled=Count("settlements", distinct=True),
+            last_round_at=Max("settlements__ended_at"),
+        )
+        .order_by("-started_at", "-pk")
+    )
+
+
+def player_names(user_ids: Iterable[int | None]) -> list[str]:
+    """Public names of a match's seats in order (a bot is 🤖)."""
+    ids = [u for u in user_ids if u is not None]
+    names = {u.pk: u.public_name for u in User.objects.filter(pk__in=ids)}
+    return [("🤖" if u is None else names.get(u, "?")) for u in user_ids]
+
+
+# --- one match --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FanLine:
+    key: str
+    value: int
+    label: str
+
+
+@dataclass(frozen=True)
+class KongLine:
+    kong_index: int
+    konger: int
+    kind: str
+    label: str
+    tiles: str
+    payers: tuple[tuple[int, int], ...]
+    """``(payer seat, amount)`` for each payer of this kong."""
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One settled round of a match, as its page shows it."""
+
+    round_id: int
+    number: int
+    dealer: int
+    winner: int | None
+    win_by: str
+    win_by_label: str
+    discarder: int | None
+    win_tile: str
+    fan_total: int
+    fan: tuple[FanLine, ...]
+    kongs: tuple[KongLine, ...]
+    capped: bool
+    cap: int | None
+    nets: tuple[int, int, int, int]
+    cumulative: tuple[int, int, int, int]
+    ended_at: datetime
+
+
+def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
+    """Every settled round of a match in order, with fan items (labels in the active language),
+    kong payments, nets and the running totals."""
+    match_id = match if isinstance(match, int) else match.pk
+    settlements = (
+        RoundSettlement.objects.filter(match_id=match_id)
+        .prefetch_related("fan_items", "kong_payments")
+        .order_by("number")
+    )
+    rows: list[RoundRow] = []
+    running = [0, 0, 0, 0]
+    for s in settlements:
+        running = [a + b for a, b in zip(running, s.nets, strict=True)]
+        rows.append(
+            RoundRow(
+                round_id=s.round_id,
+                number=s.number,
+                dealer=s.dealer,
+                winner=s.winner,
+                win_by=s.win_by,
+                win_by_label=win_by_label(s.win_by),
+                discarder=s.discarder,
+                win_tile=s.win_tile,
+                fan_total=s.fan_total,
+                fan=tuple(FanLine(f.key, f.value, fan_label(f.key)) for f in s.fan_items.all()),
+                kongs=_kong_lines(s),
+                capped=s.capped,
+                cap=s.cap,
+                nets=s.nets,
+                cumulative=(running[0], running[1], running[2], running[3]),
+                ended_at=s.ended_at,
+            )
+        )
+    return rows
+
+
+def _kong_lines(settlement: RoundSettlement) -> tuple[KongLine, ...]:
+    grouped: dict[int, list[Any]] = defaultdict(list)
+    for p in settlement.kong_payments.all():
+        grouped[p.kong_index].append(p)
+    return tuple(
+        KongLine(
+            kong_index=index,
+            konger=payments[0].konger,
+            kind=payments[0].kind,
+            label=kong_label(payments[0].kind),
+            tiles=payments[0].tiles,
+            payers=tuple((p.payer, p.amount) for p in payments),
+        )
+        for index, payments in sorted(grouped.items())
+    )
+
+
+def match_totals(match: Match | int) -> tuple[int, int, int, int]:
+    """Each seat's total over the match's settled rounds (summed from the ledger)."""
+    match_id = match if isinstance(match, int) else match.pk
+    totals = [0, 0, 0, 0]
+    for seat, total in (
+        LedgerEntry.objects.filter(match_id=match_id)
+        .values("seat")
+        .annotate(total=Sum("net"))
+        .values_list("seat", "total")
+    ):
+        totals[seat] = int(total or 0)
+    return (totals[0], totals[1], totals[2], totals[3])
+
+
+def placements(totals: Sequence[int]) -> list[int]:
+    """1-based places by total, ties sharing the better place (1, 1, 3, 4).
+
+    >>> placements([5, -2, 5, -8])
+    [1, 3, 1, 4]
+    """
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+
+
+# --- leaderboards -----------------------------------------------------------------------------
+
+
+@dataclass
+class LeaderboardRow:
+    """A player's line on a board; ``rating`` is None under the minimum number of matches."""
+
+    user_id: int
+    name: str
+    net: int
+    rounds: int
+    wins: int
+    self_draws: int
+    fan_sum: int
+    rated_matches: int = 0
+    rating: float | None = None
+    rank: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.rounds if self.rounds else 0.0
+
+    @property
+    def self_draw_rate(self) -> float:
+        """Self-draws among the player's wins (自摸率)."""
+        return self.self_draws / self.wins if self.wins else 0.0
+
+    @property
+    def average_fan(self) -> float:
+        """Average fan per win."""
+        return self.fan_sum / self.wins if self.wins else 0.0
+
+
+def period_start(period: str, now: datetime | None = None) -> datetime | None:
+    days = PERIODS.get(period)
+    if days is None:
+        return None
+    return (now or timezone.now()) - timedelta(days=days)
+
+
+def _scoped_entries(
+    *, club: Club | int | None, variant: str | None, since: datetime | None
+) -> QuerySet[LedgerEntry]:
+    qs = LedgerEntry.objects.filter(user__isnull=False)
+    if club is not None:
+        qs = qs.filter(club_id=club if isinstance(club, int) else club.pk)
+    if variant:
+        qs = qs.filter(variant=variant)
+    if since is not None:
+        qs = qs.filter(ended_at__gte=since)
+    return qs
+
+
+def leaderboard_rows(
+    *,
+    club: Club | int | None = None,
+    variant: str | None = None,
+    period: str = "all",
+    now: datetime | None = None,
+    limit: int | None = 100,
+    order: str = "net",
+) -> list[LeaderboardRow]:
+    """A board: per player net points, rounds, win rate, self-draw rate, average fan per win and
+    skill rating, for one club (or all clubs) and one variant (or all) over a period.
+
+    One grouped query over the ledger (``ledger_club_variant_time`` / ``ledger_variant_time``
+    indexes) plus the rating pass (:func:`elo_ratings`). ``order`` is ``net`` or ``rating``.
+    """
+    since = period_start(period, now)
+    scoped = _scoped_entries(club=club, variant=variant, since=since)
+    grouped = (
+        scoped.values("user_id")
+        .annotate(
+            net_sum=Sum("net"),
+            rounds=Count("id"),
+            wins=Count("id", filter=Q(won=True)),
+            self_draws=Count("id", filter=Q(self_drawn=True)),
+            fan_sum=Coalesce(Sum("fan_total", filter=Q(won=True)), 0),
+        )
+        .order_by("-net_sum", "user_id")
+    )
+    rows = [
+        LeaderboardRow(
+            user_id=g["user_id"],
+            name="",
+            net=int(g["net_sum"] or 0),
+            rounds=g["rounds"],
+            wins=g["wins"],
+            self_draws=g["self_draws"],
+            fan_sum=int(g["fan_sum"] or 0),
+        )
+        for g in grouped
+    ]
+    ratings = elo_ratings(club=club, variant=variant, since=since)
+    for row in rows:
+        rated = ratings.get(row.user_id)
+        if rated is not None:
+            row.rated_matches = rated.matches
+            if rated.matches >= MIN_RATED_MATCHES:
+                row.rating = round(rated.rating, 1)
+    if order == "rating":
+        rows.sort(key=lambda r: (r.rating is None, -(r.rating or 0.0), -r.net, r.user_id))
+    if limit is not None:
+        rows = rows[:limit]
+    names = {u.pk: u.public_name for u in User.objects.filter(pk__in=[r.user_id for r in rows])}
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+        row.name = names.get(row.user_id, "?")
+    return rows
+
+
+@dataclass
+class Rating:
+    rating: float = ELO_START
+    matches: int = 0
+
+
+def elo_update(ratings: Sequence[float], totals: Sequence[int], k: float = ELO_K) -> list[float]:
+    """One match's pairwise Elo: every pair of players is a game won by the better placement
+    (a tie is half a point), each pair's change scaled by ``k / (n - 1)``. Zero-sum.
+
+    >>> new = elo_update([1500.0] * 4, [9, 3, -4, -8])
+    >>> [round(r - 1500, 2) for r in new], round(sum(new) - 6000, 9)
+    ([16.0, 5.33, -5.33, -16.0], 0.0)
+    """
+    n = len(ratings)
+    scale = k / (n - 1)
+    deltas = [0.0] * n
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            expected = 1.0 / (1.0 + math.pow(10.0, (ratings[j] - ratings[i]) / 400.0))
+            score = 1.0 if totals[i] > totals[j] else 0.5 if totals[i] == totals[j] else 0.0
+            deltas[i] += scale * (score - expected)
+    return [r + d for r, d in zip(ratings, deltas, strict=True)]
+
+
+def elo_ratings(
+    *, club: Club | int | None = None, variant: str | None = None, since: datetime | None = None
+) -> dict[int, Rating]:
+    """Skill ratings from the finished matches in scope, oldest first.
+
+    Only four-player games count: a match whose four seats are four different people (a bot at
+    the table, or a match cut short by a player who left, gives no rating; see ``placements``).
+    The match's placement is by its total over the rounds in scope.
+    """
+    scoped = _scoped_entries(club=club, variant=variant, since=since).filter(
+        match__status=Match.Status.FINISHED
+    )
+    per_player = (
+        scoped.values("match_id", "user_id")
+        .annotate(total=Sum("net"), last=Max("ended_at"), seats=Count("seat", distinct=True))
+        .order_by()
+    )
+    matches: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    ends: dict[int, datetime] = {}
+    for row in per_player:
+        matches[row["match_id"]].append((row["user_id"], int(row["total"] or 0)))
+        last = row["last"]
+        if row["match_id"] not in ends or last > ends[row["match_id"]]:
+            ends[row["match_id"]] = last
+    ratings: dict[int, Rating] = defaultdict(Rating)
+    for match_id in sorted(matches, key=lambda m: (ends[m], m)):
+        players = matches[match_id]
+        if len(players) != 4:
+            continue
+        current = [ratings[user].rating for user, _ in players]
+        updated = elo_update(current, [total for _, total in players])
+        for (user, _), new in zip(players, updated, strict=True):
+            ratings[user].rating = new
+            ratings[user].matches += 1
+    return dict(ratings)
+
+
+# --- rounds -----------------------------------------------------------------------------------
+
+
+def round_for_page(round_id: int) -> Round | None:
+    return (
+        Round.objects.select_related("match__room__club", "settlement").filter(pk=round_id).first()
+    )
+
+
+def settlement_of(rnd: Round) -> RoundSettlement | None:
+    return RoundSettlement.objects.filter(round=rnd).first()

@@ -1,0 +1,17 @@
+"""History, match, round, replay and leaderboard pages (namespace ``scoring``)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("matches/", views.my_matches, name="my_matches"),
+    path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("rounds/<int:round_id>/", views.round_detail, name="round"),
+    path("rounds/<int:round_id>/replay/", views.round_replay, name="replay"),
+    path("leaderboards/", views.leaderboard, name="leaderboard"),
+]

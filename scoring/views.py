@@ -1,0 +1,183 @@
+"""Pages: my matches, a match, a round (fairness), its replay, and the leaderboards.
+
+Who may see what: a match, its rounds and their replays are visible to the active members of the
+room's club (the replay link is shareable inside the club), and a replay only once its round has
+ended: during play it would show every hand. Anything else is 403.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from accounts.models import Club
+from scoring import charts, selectors
+from scoring.forms import LeaderboardForm, MatchFilterForm
+from scoring.replay import ReplayMismatch, replay_json
+from tables.models import Match, Round
+
+
+def _require_member(request: HttpRequest, club_id: int) -> None:
+    if not selectors.is_club_member(request.user, club_id):
+        raise PermissionDenied("only members of this club may see this")
+
+
+def _int_or_none(value: object) -> int | None:
+    try:
+        return int(str(value)) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """我的对局: my matches, newest first, filtered by variant, club and dates, 20 a page."""
+    form = MatchFilterForm(request.GET or None, user=request.user)
+    filters: dict[str, Any] = {}
+    if form.is_valid():
+        data = form.cleaned_data
+        filters = {
+            "variant": data["variant"] or None,
+            "club_id": _int_or_none(data["club"]),
+            "since": data["since"],
+            "until": data["until"],
+        }
+    matches = selectors.matches_for_user(request.user, **filters)
+    page = Paginator(matches, 20).get_page(request.GET.get("page"))
+    rows = [{"match": m, "players": selectors.player_names(m.players)} for m in page.object_list]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "scoring/my_matches.html",
+        {"form": form, "page": page, "rows": rows, "query": query.urlencode()},
+    )
+
+
+@login_required
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match: every round's winner, fan breakdown, kong payments and nets, the running totals
+    and their chart."""
+    match = get_object_or_404(Match.objects.select_related("room__club"), pk=match_id)
+    _require_member(request, match.room.club_id)
+    rows = selectors.ledger_rows_for_match(match)
+    names = selectors.player_names(match.players)
+    totals = selectors.match_totals(match)
+    chart = (
+        charts.cumulative_chart([r.cumulative for r in rows], names, title=_("累计得分"))
+        if rows
+        else None
+    )
+    return render(
+        request,
+        "scoring/match.html",
+        {
+            "match": match,
+            "rows": rows,
+            "names": names,
+            "seats": list(zip(range(4), names, totals, strict=True)),
+            "places": selectors.placements(totals),
+            "chart": chart,
+            "legend": charts.legend(names),
+        },
+    )
+
+
+def _round_for(request: HttpRequest, round_id: int) -> Round:
+    rnd = selectors.round_for_page(round_id)
+    if rnd is None:
+        raise Http404("no such round")
+    _require_member(request, rnd.match.room.club_id)
+    return rnd
+
+
+@login_required
+def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+    """A round's fairness record: the commitment published at the deal; after the round, the
+    revealed salt and wall with a button that checks them in the browser, and the settlement."""
+    rnd = _round_for(request, round_id)
+    ended = rnd.status == Round.Status.ENDED
+    reveal = None
+    if ended:
+        payload = rnd.events.filter(kind="round_ended").values_list("payload", flat=True).first()
+        if payload:
+            reveal = {"salt": payload.get("salt", ""), "wall": ",".join(payload.get("wall", []))}
+    rows = [r for r in selectors.ledger_rows_for_match(rnd.match_id) if r.round_id == rnd.pk]
+    return render(
+        request,
+        "scoring/round.html",
+        {
+            "round": rnd,
+            "ended": ended,
+            "reveal": reveal,
+            "row": rows[0] if rows else None,
+            "names": selectors.player_names(rnd.match.players),
+        },
+    )
+
+
+@login_required
+def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
+    """回放: step through the whole event log with every hand visible (ended rounds only)."""
+    rnd = _round_for(request, round_id)
+    if rnd.status != Round.Status.ENDED:
+        raise PermissionDenied("the replay is available once the round has ended")
+    try:
+        data = replay_json(rnd)
+    except ReplayMismatch as exc:
+        return render(
+            request, "scoring/replay_broken.html", {"round": rnd, "error": str(exc)}, status=409
+        )
+    rows = [r for r in selectors.ledger_rows_for_match(rnd.match_id) if r.round_id == rnd.pk]
+    return render(
+        request,
+        "scoring/replay.html",
+        {
+            "round": rnd,
+            "replay": data,
+            "row": rows[0] if rows else None,
+            "names": selectors.player_names(rnd.match.players),
+        },
+    )
+
+
+@login_required
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """排行榜 of one club (members only) or of all clubs, per variant and period."""
+    form = LeaderboardForm(request.GET or None, user=request.user)
+    club: Club | None = None
+    variant, period, order = None, "all", "net"
+    # An unknown club in the URL is refused: the choices hold only the player's clubs.
+    if (
+        form.is_bound
+        and not form.is_valid()
+        and "club" in form.errors
+        and _int_or_none(request.GET.get("club")) is not None
+    ):
+        raise PermissionDenied("only members of this club may see its board")
+    if form.is_valid():
+        data = form.cleaned_data
+        club_id = _int_or_none(data["club"])
+        if club_id is not None:
+            _require_member(request, club_id)
+            club = get_object_or_404(Club, pk=club_id)
+        variant = data["variant"] or None
+        period = data["period"] or "all"
+        order = data["order"] or "net"
+    rows = selectors.leaderboard_rows(club=club, variant=variant, period=period, order=order)
+    return render(
+        request,
+        "scoring/leaderboard.html",
+        {
+            "form": form,
+            "rows": rows,
+            "club": club,
+            "min_matches": selectors.MIN_RATED_MATCHES,
+        },
+    )
