@@ -261,11 +261,11 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
     return actions
 
 
-def isolated_tiles(counts: Sequence[int]) -> list[Tile]:
+def isolated_tiles(counts: Sequence[int], held: Sequence[Tile] | None = None) -> list[Tile]:
     """Single tiles with no tile of their suit within two ranks (every single honour)."""
     return [
         tile
-        for tile in _held(counts)
+        for tile in (_held(counts) if held is None else held)
         if counts[tile] == 1 and (tile >= 27 or sum(counts[_NEAR[tile]]) == 1)
     ]
 
@@ -285,12 +285,13 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
     tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
     less isolated, so with three isolated tiles no discard is ready, and with two only discarding
     one of them can be."""
-    alone = isolated_tiles(counts)
+    held = _held(counts)
+    alone = isolated_tiles(counts, held)
     if len(alone) >= 3:
         return []
     if len(alone) == 2:
         return alone
-    return _held(counts)
+    return held
 
 
 def _own_kongs(state: RoundState, seat: int) -> list[Action]:
