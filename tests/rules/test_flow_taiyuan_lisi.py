@@ -93,7 +93,8 @@ def test_the_ting_discard_is_face_down_unclaimable_and_hidden_from_the_others() 
     assert event_for(discarded, 0)["tile"] == "7z"  # type: ignore[index]
     for viewer in (1, 2, 3, None):
         seen = event_for(discarded, viewer)
-        assert seen is not None and "tile" not in seen
+        assert seen is not None
+        assert "tile" not in seen
         row = seat_view(state, viewer)["seats"][0]["discards"]
         assert row == [{"claimed": False, "ting": True, "face_down": True}]
         assert "7z" not in json.dumps(seat_view(state, viewer)["seats"][0])
@@ -103,7 +104,7 @@ def test_the_ting_discard_is_face_down_unclaimable_and_hidden_from_the_others() 
 def test_the_face_down_discard_is_revealed_when_the_round_ends() -> None:
     state = lisi(live="1p")
     state = act(state, Discard(seat=0, tile=T("7z"), ting=True))
-    state, events = apply(state, Discard(seat=1, tile=T("1p")))
+    state, _events = apply(state, Discard(seat=1, tile=T("1p")))
     assert isinstance(state.phase, EndedPhase)
     assert seat_view(state, 2)["seats"][0]["discards"][0]["tile"] == "7z"
 
@@ -132,7 +133,8 @@ def test_a_ready_player_wins_automatically_on_a_self_draw() -> None:
     assert result is not None
     assert (result.winner, result.win_by) == (0, "self_draw")
     # S doubled on a self-draw, each of the three pays S.
-    assert result.verdict is not None and result.verdict.fan["zimo"] == 2
+    assert result.verdict is not None
+    assert result.verdict.fan["zimo"] == 2
     assert result.nets == (78, -26, -26, -26)
 
 
@@ -159,7 +161,8 @@ def test_a_pong_uses_ordinary_copies_before_standing_ones() -> None:
     state = act(state, Discard(seat=0, tile=T("5p")))
     # Seat 1 pongs it with its two ordinary 5p and keeps all four standing tiles.
     state = pass_claims(act(state, Pong(seat=1)))
-    assert isinstance(state.phase, TurnPhase) and state.phase.seat == 1
+    assert isinstance(state.phase, TurnPhase)
+    assert state.phase.seat == 1
     assert standing_tiles(state, 1) == (T("5p"), T("1z"), T("2z"), T("3z"))
 
 
