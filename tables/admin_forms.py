@@ -8,10 +8,11 @@ from typing import Any
 from django import forms
 from django.contrib.admin.helpers import ActionForm
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tables import room_options as ro
-from tables.models import Room, validate_room_options
+from tables.models import Room, Variant, validate_room_options
 
 
 class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -47,11 +48,6 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for spec in ro.BOOLEAN_OPTIONS:
-            names = "、".join(str(_variant_label(v)) for v in spec.variants)
-            self.fields[ro.field_name(spec.key)] = forms.BooleanField(
-                label=spec.label, required=False, help_text=f"[{names}] {spec.help_text}"
-            )
         current = dict(self.instance.options or {}) if self.instance.pk else {}
         if "cap" in current:
             if current["cap"] is None:
@@ -96,10 +92,21 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         return data
 
 
-def _variant_label(variant: str) -> str:
-    from tables.models import Variant
+def _option_field(spec: ro.OptionSpec) -> forms.BooleanField:
+    labels = [Variant(v).label for v in spec.variants]
+    return forms.BooleanField(
+        label=spec.label,
+        required=False,
+        help_text=format_lazy("[{}] {}", format_lazy("{}" * len(labels), *labels), spec.help_text),
+    )
 
-    return str(Variant(variant).label)
+
+# The option checkboxes are declared fields (the admin's fieldsets name them), one per option.
+for _spec in ro.BOOLEAN_OPTIONS:
+    RoomAdminForm.base_fields[ro.field_name(_spec.key)] = _option_field(_spec)
+    RoomAdminForm.declared_fields[ro.field_name(_spec.key)] = RoomAdminForm.base_fields[
+        ro.field_name(_spec.key)
+    ]
 
 
 class DissolveActionForm(ActionForm):

@@ -915,3 +915,20 @@ def room_close(*, room: Room, actor: Any) -> Room:
         return locked
 
     return _with_retries(run)
+
+
+def room_reopen(*, room: Room, actor: Any) -> Room:
+    """Open a closed room again (a manager's undo of :func:`room_close`)."""
+    _require_room_manager(actor, room)
+
+    def run() -> Room:
+        locked = _lock_room(room.pk)
+        if locked.status != Room.Status.CLOSED:
+            raise TableError("the room is not closed", code="not_closed")
+        locked.status = Room.Status.OPEN
+        locked.save(update_fields=["status"])
+        _log_on_room(locked, actor, "reopened the room")
+        notify_room(locked.pk)
+        return locked
+
+    return _with_retries(run)
