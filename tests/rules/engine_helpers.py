@@ -53,3 +53,22 @@ def discard_drawn(state: RoundState) -> RoundState:
 
 def offered(state: RoundState, seat: int) -> list[Action]:
     return legal_actions(state, seat)
+
+
+def eager_bot(rng):
+    """Takes a win, then any kong, special kong or add, then a ting discard, then a pong or chow."""
+    order = [
+        ("self_draw_win", "declare_win"),
+        ("special_kong", "add_to_special_kong", "concealed_kong", "added_kong", "exposed_kong"),
+        ("pong", "chow"),
+    ]
+
+    def choose(actions):
+        for kinds in order:
+            found = [a for a in actions if a.kind in kinds]
+            if found:
+                return found[rng.randrange(len(found))]
+        tings = [a for a in actions if getattr(a, "ting", False)]
+        return (tings or actions)[rng.randrange(len(tings or actions))]
+
+    return choose

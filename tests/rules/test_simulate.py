@@ -62,3 +62,44 @@ def test_the_command_line_runs_a_simulation() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1])["invariants"] == "ok"
+
+
+def test_eager_bots_reach_treasures_kongs_and_robs_and_keep_every_invariant() -> None:
+    import random
+
+    from rules.engine import apply, legal_actions, new_round
+    from rules.engine.events import KongRobbed, TreasurePlaced, TreasureSeen
+    from rules.simulate import broken_invariant, replay, round_seed, seats_to_act
+    from tests.rules.engine_helpers import eager_bot
+
+    bot = eager_bot(random.Random(5))
+    seen: dict[str, int] = {}
+    for index in range(120):
+        seed = round_seed("eager", index)
+        state, _ = new_round(variant="changchun", seed=seed, dealer=index % 4)
+        taken = []
+        while state.result is None:
+            action = bot(legal_actions(state, seats_to_act(state)[0]))
+            taken.append(action)
+            state, events = apply(state, action)
+            for e in events:
+                if isinstance(e, TreasurePlaced | TreasureSeen | KongRobbed):
+                    seen[e.kind] = seen.get(e.kind, 0) + 1
+            for a in taken[-1:]:
+                seen[a.kind] = seen.get(a.kind, 0) + 1
+        assert broken_invariant(state) is None
+        assert replay("changchun", seed=seed, dealer=index % 4, actions=taken) == state
+        if state.result is not None and state.result.win_by:
+            seen["win:" + state.result.win_by] = seen.get("win:" + state.result.win_by, 0) + 1
+    kinds = (
+        "treasure_placed",
+        "treasure_seen",
+        "kong_robbed",
+        "special_kong",
+        "add_to_special_kong",
+        "exposed_kong",
+        "win:discard",
+        "win:self_draw",
+    )
+    for kind in kinds:
+        assert seen.get(kind, 0) > 0, (kind, seen)

@@ -16,7 +16,7 @@ from rules.simulate import random_bot, seats_to_act
 from rules.tiles import tile_name
 from rules.views import event_for, seat_view
 from rules.wall import seed_from_text
-from tests.rules.engine_helpers import T, act, pass_claims, table
+from tests.rules.engine_helpers import T, act, eager_bot, pass_claims, table
 
 VIEWERS = (0, 1, 2, 3, None)
 SECRET_KEYS = {"wall", "salt", "seed"}
@@ -37,7 +37,9 @@ def keys_of(value: Any) -> set[str]:
 
 
 def play(seed: str) -> Iterator[tuple[RoundState, list[Event]]]:
-    bot = random_bot(random.Random(seed))
+    # Eager bots (wins, kongs, ting first) reach treasures, special kongs and robbed kongs.
+    rng = random.Random(seed)
+    bot = eager_bot(rng) if seed.startswith("eager") else random_bot(rng)
     state, events = new_round(variant="changchun", seed=seed_from_text(seed), dealer=0)
     yield state, events
     while state.result is None:
@@ -89,7 +91,9 @@ def check_view(state: RoundState, viewer: int | None) -> None:
         assert view["legal_actions"] == []
 
 
-@pytest.mark.parametrize("seed", [f"views-{i}" for i in range(6)])
+@pytest.mark.parametrize(
+    "seed", [f"views-{i}" for i in range(4)] + [f"eager-{i}" for i in range(16)]
+)
 def test_no_event_or_view_leaks_hidden_tiles(seed: str) -> None:
     for state, events in play(seed):
         for viewer in VIEWERS:
