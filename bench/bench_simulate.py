@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.simulate import play_round, random_bot, simulate_rounds  # noqa: E402
-from rules.wall import seed_from_text  # noqa: E402
+from rules.simulate import play_round, random_bot, simulate_rounds
+from rules.wall import seed_from_text
 
 
 def time_ours(rounds: int, seed: str, *, check: bool) -> tuple[float, float, int]:
