@@ -9,9 +9,10 @@ lock; it is idempotent (a second run, or a concurrent one, finds the settlement 
 and the database's unique and check constraints (``scoring.models``) are the last guard.
 
 Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
-spec README item 7) and ``tables.services._start_if_ready`` starts the match's next round with it
-as soon as all four seats are ready again (bots are always ready). The settlement therefore
-records ``next_dealer`` and does **not** start a round itself: doing it here too would deal twice.
+spec README item 7), and ``tables.services`` already deals the match's next round with it (after
+its settlement pause, or as soon as all four seats are ready; ``tables.tasks.match_next_round``
+and its sweeper). The settlement therefore records ``next_dealer`` and does **not** start a round
+itself: doing it here too would deal twice.
 """
 
 from __future__ import annotations
