@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -9,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import override
 
-from rules.wall import verify
+from rules.wall import verify, verify_main
 from scoring import services
 from scoring.models import LedgerEntry, RoundSettlement
 from tables.models import Match, Round
@@ -129,7 +130,7 @@ def test_a_match_is_forbidden_to_someone_outside_the_club(client, outsider, play
 
 
 def test_the_round_page_reveals_salt_and_wall_only_after_the_round(
-    client, players, make_match, make_round
+    client, players, make_match, make_round, tmp_path
 ):
     match = make_match()
     open_round = make_round(match, 1, ended=False)
@@ -148,6 +149,10 @@ def test_the_round_page_reveals_salt_and_wall_only_after_the_round(
     # What the page publishes is exactly what `python -m rules verify` accepts.
     assert verify(commitment=ended.commitment, salt_hex=reveal["salt"], wall=reveal["wall"])
     assert not verify(commitment="0" * 64, salt_hex=reveal["salt"], wall=reveal["wall"])
+    published = {"commitment": ended.commitment, "salt": reveal["salt"], "wall": reveal["wall"]}
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(published))
+    assert verify_main(str(path)) == 0
 
 
 def test_the_replay_is_shown_to_club_members_of_an_ended_round(client, players, played):
