@@ -40,6 +40,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     cursor: int
     last_visible: int
     greeted: bool
+    round_status: str
     table_sent: dict[str, Any] | None
 
     async def connect(self) -> None:
@@ -47,6 +48,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.seat, self.round_id, self.cursor, self.table_sent = None, None, 0, None
         self.last_visible = 0
+        self.round_status = ""
         self.greeted = False
         self.limiter = protocol.RateLimiter()
         self.refused = 0
@@ -180,6 +182,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
         state = services.load_state(rnd)
         self.round_id, self.cursor, self.last_visible = rnd.pk, rnd.last_seq, rnd.last_seq
+        self.round_status = rnd.status
         return [selectors.snapshot_message(rnd, state, self.seat)]
 
     def _hello(self, round_id: int | None, last_seq: int | None) -> list[dict[str, Any]]:
@@ -209,6 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             prev_seq = seq
         self.cursor = rnd.last_seq
         self.last_visible = prev_seq
+        self.round_status = rnd.status
         state = services.load_state(rnd)
         messages.append(selectors.decision_message(rnd, state, self.seat))
         return messages
@@ -223,7 +227,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return messages
         if seat_changed or rnd.pk != self.round_id or rnd.last_seq < self.cursor:
             return messages + self._snapshot(rnd)
-        if rnd.last_seq == self.cursor:
+        if rnd.last_seq == self.cursor and rnd.status == self.round_status:
             return messages
         return messages + self._events_since(rnd, prev_seq=self.last_visible)
 

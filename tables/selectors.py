@@ -100,18 +100,20 @@ def decision_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
     Whose turn it is is public; who may claim a discard is not (it would tell the others what a
     hand holds), so in a claim window only the seats asked see a deadline and their choices.
     """
-    legal = [] if seat is None else gameplay.legal_actions(state, seat)
+    in_play = rnd.status == Round.Status.PLAYING  # a voided (aborted) round offers nothing
+    legal = [] if seat is None or not in_play else gameplay.legal_actions(state, seat)
     phase = gameplay.phase_kind(state)
     turn_seat = state.phase.seat if phase == "turn" else None
     show_clock = phase == "turn" or bool(legal)
     return {
         "type": "decision",
         "round_id": rnd.pk,
+        "status": rnd.status,
         "version": rnd.version,
         "decision_version": rnd.decision_version,
         "phase": phase,
         "turn_seat": turn_seat,
-        "deadline": _iso(rnd.deadline) if show_clock and rnd.status == "playing" else None,
+        "deadline": _iso(rnd.deadline) if show_clock and in_play else None,
         "legal_actions": [gameplay.action_json(a) for a in legal],
         # The whole redacted table after this batch, so a client can redraw from it without
         # re-implementing the rules; events stay the record (log, animation, seq).

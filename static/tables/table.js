@@ -204,7 +204,7 @@ function receive(message) {
 
 function decide(decision) {
   state.decision = decision;
-  if (decision.phase === "ended" && state.round) state.round.status = "ended";
+  if (state.round) state.round.status = decision.phase === "ended" ? "ended" : decision.status;
   state.tingMode = false;
   render();
 }
@@ -317,6 +317,9 @@ function render() {
   }
   renderActions(view, decision);
   renderSettlement(view);
+  if (decision.status === "aborted") {
+    ui.actions.replaceChildren(el("strong", "notice", _("本盘已作废（牌桌解散或有人离座），不结算。")));
+  }
 }
 
 function renderInfo(view) {
@@ -577,6 +580,7 @@ const EVENT_TEXT = {
   treasure_placed: (e) => (e.change ? _("换宝") : _("定宝")),
   treasure_seen: (e) => interpolate(_("你看到宝牌 %s"), [tileLabel(e.tile)]),
   round_ended: () => _("本盘结束"),
+  table_dissolved: (e) => interpolate(_("%s 解散了牌桌：%s"), [e.by, e.reason]),
 };
 
 function logEvent(event) {

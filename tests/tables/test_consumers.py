@@ -399,3 +399,19 @@ async def test_sitting_down_while_connected_counts_the_socket_as_online(
     await comm.disconnect()
     seat = await sync_to_async(Seat.objects.get)(room=room, index=0)
     assert not seat.connected
+
+
+async def test_a_voided_round_offers_no_actions(playing: Round, players: list[Any]) -> None:
+    state = await sync_to_async(state_of)(playing)
+    seat = gameplay.deciders(state)[0]
+    comm, _ = await connect(playing.match.room_id, players[seat])
+    await send(comm, {"type": "hello"})
+    snapshot = await until(comm, "snapshot")
+    assert snapshot["decision"]["legal_actions"]
+    leaver = players[(seat + 1) % 4]
+    await sync_to_async(services.seat_leave)(room=playing.match.room, user=leaver)
+    decision = await until(comm, "decision")  # the round's status changed under it
+    assert decision["status"] == "aborted"
+    assert decision["legal_actions"] == []
+    assert decision["deadline"] is None
+    await comm.disconnect()
