@@ -47,6 +47,8 @@ def arrange_round(
     spare = [t for t, n in enumerate(unused) for _ in range(n)]
     for seat, hand in enumerate(chosen):
         need = v.hand_size + (1 if seat == dealer else 0) - len(hand)
+        if need < 0:
+            raise ValueError(f"seat {seat} is given {len(hand)} tiles, more than its hand")
         hand += spare[:need]
         del spare[:need]
     dealt: list[Tile] = []

@@ -44,7 +44,7 @@ def test_the_reserve_is_7_stacks_then_6_plus_k() -> None:
 
 
 def test_the_dealer_stays_on_a_win_or_a_draw_and_passes_on_otherwise() -> None:
-    state = table(dealer=1)
+    state = table(dealer=1, hands=["", "", "", ""])
     assert CC.next_dealer(state, None) == 1
     assert CC.next_dealer(state, 1) == 1
     assert CC.next_dealer(state, 3) == 2
@@ -289,3 +289,29 @@ def test_a_ready_player_whose_turn_begins_with_a_kong_sees_the_treasure_at_the_d
     assert state.seats[2].drawn == T("9m")
     assert state.seats[2].treasure_seen == 1
     assert [e.seat for e in events if isinstance(e, TreasureSeen)] == [2]
+
+
+def test_a_win_robs_before_a_qiangcha_pong() -> None:
+    # Seat 0 adds 5z to its 喜杠 later on; seat 2 could pong it (抢叉), seat 3 wins on it.
+    hands = ["5z1m4m7m2p5p8p3s6s9s2p", "", "5z5z", "123m456p789s234s5z"]
+    state = table(hands=hands, far="9m")
+    meld = Meld("special_kong", (T("5z"), T("6z"), T("7z")), name="xi")
+    state = state.with_seat(0, melds=(meld,), opened=True, first_turn=False)
+    state = act(state, AddToSpecialKong(seat=0, tile=T("5z")))
+    assert isinstance(state.phase, ClaimPhase)
+    assert set(state.phase.asked) == {2, 3}
+    state = act(state, Pong(seat=2))
+    state = act(state, DeclareWin(seat=3))
+    assert state.result is not None
+    assert (state.result.winner, state.result.win_by, state.result.discarder) == (3, "rob_kong", 0)
+
+
+def test_two_kongs_make_the_reserve_eight_stacks() -> None:
+    state = table(hands=["1111p2222p4m7m3s6s9s1z", "", "", ""], far="9m8m")
+    state = act(state, ConcealedKong(seat=0, tile=T("1p")))
+    assert state.reserve_stacks == 7
+    state = act(state, ConcealedKong(seat=0, tile=T("2p")))
+    assert state.kongs == 2
+    assert state.reserve_stacks == 8
+    # 136 tiles, two replacement draws: 67 whole stacks, 8 kept back → 118 is the live limit.
+    assert state.live + state.live_left == 118

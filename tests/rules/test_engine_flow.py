@@ -331,3 +331,21 @@ def test_a_malformed_action_raises_a_rules_error() -> None:
 def test_action_json_of_the_wrong_type_is_refused(data) -> None:
     with pytest.raises(RulesError):
         action_from_json(data)
+
+
+def test_pong_beats_an_earlier_seats_chow_and_a_kong_beats_chow() -> None:
+    # Changchun: win > pong > kong > chow. Seat 1 can chow 3p, seat 3 can kong it.
+    hands = ["1m4m7m3p5p8p3s6s9s1z2z3z5z6z", "1p2p4p5p", "", "3p3p3p"]
+    state = table(hands=hands, far="9m")
+    state = act(state, Discard(seat=0, tile=T("3p")))
+    assert isinstance(state.phase, ClaimPhase)
+    assert set(state.phase.asked) == {1, 3}
+    state = act(state, Chow(seat=1, tiles=(T("1p"), T("2p"), T("3p"))))
+    state = act(state, ExposedKong(seat=3))
+    assert state.seats[3].melds[0].kind == "kong"
+    assert state.seats[1].melds == ()
+
+
+def test_arrange_round_refuses_a_hand_too_big() -> None:
+    with pytest.raises(ValueError, match="more than its hand"):
+        table(hands=["1111p2222p4m7m3s6s9s1z2z5z", "", "", ""])
