@@ -197,6 +197,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, rooms, matches, results and the hand judge of Queyou.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Four models have a ``status``: name each enum after its model (api helper, issue 7).
+    "ENUM_NAME_OVERRIDES": {
+        "RoomStatusEnum": "tables.models.Room.Status",
+        "MatchStatusEnum": "tables.models.Match.Status",
+        "RoundStatusEnum": "tables.models.Round.Status",
+        "MembershipStatusEnum": "accounts.models.Membership.Status",
+    },
 }
 
 # --- Security (``manage.py check --deploy`` passes with DEBUG off) ------------------------------

@@ -1,0 +1,389 @@
+"""API of results: my matches, a match with its rounds, ledgers and fan breakdowns, a round, its
+event log and replay (only once it has ended), and the leaderboards.
+
+Permissions mirror the pages (``scoring.views``): a match, its rounds and their replays are for
+the active members of the room's club (others get 404: the object is not in their scope), a
+round's seed, result, event log and replay only once the round has ended (during play they would
+show every hand), and a club's board for its members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from config.api_common import ERRORS, THROTTLES, ApiPagination, int_param, refusal
+from scoring import selectors
+from scoring.replay import ReplayMismatch, replay_json
+from tables.models import Match, Round, RoundEvent, Variant
+
+FOUR_INTS: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "integer"},
+    "minItems": 4,
+    "maxItems": 4,
+}
+
+
+def _me(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+# --- serializers ------------------------------------------------------------------------------
+
+
+class FanLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    key = serializers.CharField()
+    value = serializers.IntegerField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named label
+
+
+class KongLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kong_index = serializers.IntegerField()
+    konger = serializers.IntegerField()
+    kind = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named label
+    tiles = serializers.CharField()
+    payers = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="[payer seat, amount] for each payer of this kong",
+    )
+
+
+class RoundRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One settled round: winner, fan breakdown (番种), kong payments (杠分) and the nets."""
+
+    round_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    winner = serializers.IntegerField(allow_null=True)
+    win_by = serializers.CharField(allow_blank=True)
+    win_by_label = serializers.CharField()
+    discarder = serializers.IntegerField(allow_null=True)
+    win_tile = serializers.CharField(allow_blank=True)
+    fan_total = serializers.IntegerField()
+    fan = FanLineSerializer(many=True)
+    kongs = KongLineSerializer(many=True)
+    capped = serializers.BooleanField()
+    cap = serializers.IntegerField(allow_null=True)
+    nets = serializers.SerializerMethodField()
+    cumulative = serializers.SerializerMethodField()
+    ended_at = serializers.DateTimeField()
+
+    @extend_schema_field(FOUR_INTS)
+    def get_nets(self, row: Any) -> list[int]:
+        return list(row["nets"])
+
+    @extend_schema_field(FOUR_INTS)
+    def get_cumulative(self, row: Any) -> list[int]:
+        return list(row["cumulative"])
+
+
+class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    room_name = serializers.CharField(source="room.name")
+    club = serializers.IntegerField(source="room.club_id")
+    club_name = serializers.CharField(source="room.club.name")
+    seat_names = serializers.SerializerMethodField()
+    my_net = serializers.IntegerField(allow_null=True, required=False)
+    rounds_settled = serializers.IntegerField(required=False)
+
+    class Meta:
+        model = Match
+        fields = (
+            "id",
+            "room",
+            "room_name",
+            "club",
+            "club_name",
+            "variant",
+            "status",
+            "seat_names",
+            "started_at",
+            "ended_at",
+            "end_reason",
+            "my_net",
+            "rounds_settled",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(
+        {"type": "array", "items": {"type": "string"}, "description": "seats 0-3; 🤖 for a bot"}
+    )
+    def get_seat_names(self, match: Match) -> list[str]:
+        names: dict[int, str] = self.context.get("names", {})
+        if not names:
+            return selectors.player_names(match.players)
+        return [("🤖" if u is None else names.get(u, "?")) for u in match.players]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    totals = serializers.SerializerMethodField()
+    places = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = (*MatchSerializer.Meta.fields, "totals", "places", "rounds")  # type: ignore[assignment]
+        read_only_fields = fields  # type: ignore[assignment]
+
+    @extend_schema_field(FOUR_INTS)
+    def get_totals(self, match: Match) -> list[int]:
+        return list(selectors.match_totals(match))
+
+    @extend_schema_field(FOUR_INTS)
+    def get_places(self, match: Match) -> list[int]:
+        return selectors.placements(selectors.match_totals(match))
+
+    @extend_schema_field(RoundRowSerializer(many=True))
+    def get_rounds(self, match: Match) -> list[dict[str, Any]]:
+        rows = [asdict(row) for row in selectors.ledger_rows_for_match(match)]
+        return [dict(RoundRowSerializer(row).data) for row in rows]
+
+
+class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    """A round's public record; ``seed`` and ``result`` stay null until it has ended."""
+
+    seed = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+    settlement = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Round
+        fields = (
+            "id",
+            "match",
+            "number",
+            "status",
+            "dealer",
+            "commitment",
+            "seed",
+            "result",
+            "settlement",
+            "started_at",
+            "ended_at",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field({"type": "string", "nullable": True})
+    def get_seed(self, rnd: Round) -> str | None:
+        return rnd.seed if rnd.status == Round.Status.ENDED else None
+
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
+    def get_result(self, rnd: Round) -> Any:
+        return rnd.result if rnd.status == Round.Status.ENDED else None
+
+    @extend_schema_field(RoundRowSerializer(allow_null=True))
+    def get_settlement(self, rnd: Round) -> dict[str, Any] | None:
+        if rnd.status != Round.Status.ENDED:
+            return None
+        for row in selectors.ledger_rows_for_match(rnd.match_id):
+            if row.round_id == rnd.pk:
+                return dict(RoundRowSerializer(asdict(row)).data)
+        return None
+
+
+class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.DictField()
+
+
+class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    rank = serializers.IntegerField()
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    net = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    self_draws = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    self_draw_rate = serializers.FloatField()
+    average_fan = serializers.FloatField()
+    rated_matches = serializers.IntegerField()
+    rating = serializers.FloatField(allow_null=True)
+
+
+class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    club = serializers.IntegerField(allow_null=True)
+    variant = serializers.CharField(allow_null=True)
+    period = serializers.CharField()
+    order = serializers.CharField()
+    min_rated_matches = serializers.IntegerField()
+    rows = LeaderboardRowSerializer(many=True)
+
+
+# --- views ------------------------------------------------------------------------------------
+
+
+def _date_param(raw: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(raw)) if raw else None
+    except ValueError:
+        return None
+
+
+MATCH_FILTERS = [
+    OpenApiParameter("variant", OpenApiTypes.STR, enum=Variant.values),
+    OpenApiParameter("club", OpenApiTypes.INT, description="a club id"),
+    OpenApiParameter("since", OpenApiTypes.DATE, description="started on or after"),
+    OpenApiParameter("until", OpenApiTypes.DATE, description="started on or before"),
+]
+
+
+@extend_schema_view(list=extend_schema(parameters=MATCH_FILTERS))
+class MatchViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,  # type: ignore[type-arg]
+):
+    """我的对局 (the list: matches I played a settled round in) and any match of my clubs."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_classes = THROTTLES
+    pagination_class = ApiPagination
+    queryset = Match.objects.none()
+
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Any]]:
+        return MatchSerializer if self.action == "list" else MatchDetailSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        if getattr(self, "swagger_fake_view", False):
+            return Match.objects.none()
+        me = _me(self.request)
+        if self.action == "list":
+            params = self.request.query_params
+            variant = params.get("variant")
+            return selectors.matches_for_user(
+                me,
+                variant=variant if variant in Variant.values else None,
+                club_id=int_param(params.get("club")),
+                since=_date_param(params.get("since")),
+                until=_date_param(params.get("until")),
+            )
+        return Match.objects.filter(room__club_id__in=selectors.member_club_ids(me)).select_related(
+            "room__club"
+        )
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        matches = list(page or [])
+        ids = {u for m in matches for u in m.players if u is not None}
+        names = {u.pk: u.public_name for u in User.objects.filter(pk__in=ids)}
+        data = MatchSerializer(matches, many=True, context={"names": names}).data
+        return self.get_paginated_response(data)
+
+
+class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type: ignore[type-arg]
+    """A round of a match of my clubs; its event log and replay once it has ended."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_classes = THROTTLES
+    serializer_class = RoundSerializer
+    queryset = Round.objects.none()
+
+    def get_queryset(self) -> QuerySet[Round]:
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        clubs = selectors.member_club_ids(_me(self.request))
+        return (
+            Round.objects.filter(match__room__club_id__in=clubs)
+            .select_related("match__room")
+            .defer("state")
+        )
+
+    def _ended(self) -> Round | Response:
+        rnd: Round = self.get_object()
+        if rnd.status != Round.Status.ENDED:
+            return refusal(
+                "available once the round has ended", "round_not_ended", status.HTTP_403_FORBIDDEN
+            )
+        return rnd
+
+    @extend_schema(responses={200: EventSerializer(many=True), **ERRORS})
+    @action(detail=True, methods=["get"])
+    def events(self, request: Request, pk: str | None = None) -> Response:
+        """The round's whole event log, nothing hidden (ended rounds only)."""
+        rnd = self._ended()
+        if isinstance(rnd, Response):
+            return rnd
+        rows = RoundEvent.objects.filter(round=rnd).order_by("seq")
+        data = [{"seq": e.seq, "kind": e.kind, "payload": e.payload} for e in rows]
+        return Response(EventSerializer(data, many=True).data)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    @action(detail=True, methods=["get"])
+    def replay(self, request: Request, pk: str | None = None) -> Response:
+        """回放: every step with every hand visible, checked against the log (ended rounds only)."""
+        rnd = self._ended()
+        if isinstance(rnd, Response):
+            return rnd
+        try:
+            return Response(replay_json(rnd))
+        except ReplayMismatch as error:
+            return refusal(str(error), "replay_mismatch", status.HTTP_409_CONFLICT)
+
+
+class LeaderboardView(APIView):
+    """排行榜 of one club (its members only) or of all clubs, per variant and period."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_classes = THROTTLES
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("club", OpenApiTypes.INT, description="a club id (members only)"),
+            OpenApiParameter("variant", OpenApiTypes.STR, enum=Variant.values),
+            OpenApiParameter("period", OpenApiTypes.STR, enum=list(selectors.PERIODS)),
+            OpenApiParameter("order", OpenApiTypes.STR, enum=["net", "rating"]),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="at most 100 rows"),
+        ],
+        responses={200: LeaderboardSerializer, **ERRORS},
+        operation_id="leaderboards_retrieve",
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        club = int_param(params.get("club"))
+        if club is not None and club not in selectors.member_club_ids(_me(request)):
+            return refusal("members only", "not_member", status.HTTP_403_FORBIDDEN)
+        variant = params.get("variant") if params.get("variant") in Variant.values else None
+        period = params.get("period") if params.get("period") in selectors.PERIODS else "all"
+        order = "rating" if params.get("order") == "rating" else "net"
+        limit = min(int_param(params.get("limit")) or 100, 100)
+        rows = selectors.leaderboard_rows(
+            club=club, variant=variant, period=str(period), order=order, limit=limit
+        )
+        data = {
+            "club": club,
+            "variant": variant,
+            "period": period,
+            "order": order,
+            "min_rated_matches": selectors.MIN_RATED_MATCHES,
+            "rows": [
+                {
+                    **asdict(row),
+                    "win_rate": row.win_rate,
+                    "self_draw_rate": row.self_draw_rate,
+                    "average_fan": row.average_fan,
+                }
+                for row in rows
+            ],
+        }
+        return Response(LeaderboardSerializer(data).data)
