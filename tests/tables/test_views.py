@@ -90,3 +90,12 @@ def test_sit_ready_and_leave_by_post(client: Any, room: Any, players: list[Any])
 def test_seat_views_refuse_get(client: Any, room: Any, players: list[Any]) -> None:
     client.force_login(players[0])
     assert client.get(reverse("tables:sit", args=[room.pk])).status_code == 405
+
+
+def test_the_table_page_strings_have_an_english_catalog(client: Any, players: list[Any]) -> None:
+    players[0].language = "en"
+    players[0].save()
+    client.force_login(players[0])
+    catalog = client.get(reverse("javascript-catalog")).content.decode()
+    assert "Fill with bots" in catalog
+    assert "Declare ting" in catalog
