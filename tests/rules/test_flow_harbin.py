@@ -197,7 +197,7 @@ def test_no_meld_leaves_fewer_than_four_tiles_in_hand() -> None:
 
 
 def test_the_winner_deals_next_and_the_dealer_stays_on_a_draw() -> None:
-    state = harbin(dealer=2)
+    state = harbin(dealer=2, hands=["", "", "", ""])
     assert HB.next_dealer(state, None) == 2
     assert HB.next_dealer(state, 2) == 2
     assert HB.next_dealer(state, 0) == 0

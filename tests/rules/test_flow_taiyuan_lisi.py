@@ -212,7 +212,7 @@ def test_no_kong_after_ting() -> None:
 
 
 def test_the_dealer_stays_after_a_drawn_round_only_if_nobody_konged() -> None:
-    state = lisi(dealer=2)
+    state = lisi(dealer=2, hands=["", "", "", ""])
     assert LISI.next_dealer(state, None) == 2
     assert LISI.next_dealer(replace(state, kongs=1), None) == 3
     assert LISI.next_dealer(state, 2) == 2
