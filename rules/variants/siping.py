@@ -16,7 +16,7 @@ from rules.engine.actions import Action, AddToSpecialKong, Chen, Pass, SpecialKo
 from rules.engine.events import Event
 from rules.engine.state import RoundState, TurnPhase, replace
 from rules.hand import Meld, SpecialKongName
-from rules.tiles import Tile
+from rules.tiles import DRAGONS, Tile
 from rules.variants.base import TingMode, Variant, set_extra
 from rules.variants.changchun import SPECIAL_KONGS, family_of
 from rules.wall import SEATS, BreakPoint, WallSetup, deal_order
@@ -67,6 +67,10 @@ class Siping(Variant):
     ting_mode: ClassVar[TingMode] = "optional"
     kong_after_ting: ClassVar[bool] = True
     default_reserve_stacks: ClassVar[int] = 0
+
+    def shape_filters(self, state: RoundState) -> bool:
+        """With ``chen_zfb`` 中发白 one each is a set: the engine must ask the hand rules."""
+        return not state.options.get("chen_zfb", False)
 
     # --- the deal: second roll and 跳牌 -----------------------------------------------------------
 
@@ -157,8 +161,19 @@ class Siping(Variant):
         if state.options.get("liting", False) and not any(rules_.meld_opens(m) for m in me.melds):
             return True
         return any(
-            has_jia_reading(rest, me.melds, w) or has_piao_reading(rest, me.melds, w) for w in waits
+            has_jia_reading(rest, me.melds, w)
+            or has_piao_reading(rest, me.melds, w)
+            or self._zfb_wait(state, rest, w)
+            for w in waits
         )
+
+    @staticmethod
+    def _zfb_wait(state: RoundState, rest: tuple[Tile, ...], wait: Tile) -> bool:
+        """抻中发白 (option ``chen_zfb``): waiting on the third dragon with the other two held;
+        such a win needs the declaration (and is self-draw only, scored ``chen``)."""
+        if not state.options.get("chen_zfb", False) or wait not in DRAGONS:
+            return False
+        return all(d in rest for d in DRAGONS if d != wait)
 
     def context_extra(self, state: RoundState, seat: int) -> dict[str, Any]:
         """The round and seat winds (泛风, ``piao_only``) and 抻."""

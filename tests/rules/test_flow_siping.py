@@ -175,3 +175,23 @@ def test_no_event_or_view_leaks_hidden_tiles() -> None:
             for event in events:
                 check_event(event, viewer, state)
             check_view(state, viewer)
+
+
+def test_chen_zfb_ting_on_the_third_dragon_wins_by_self_draw_only() -> None:
+    # After ponging 9m and letting 1z go: 5z 6z, 123p, 456s, 55s: ready on 7z (抻中发白).
+    hands = [DEALER, "9m9m5z6z1p2p3p4s5s6s5s5s1z", "", ""]
+    state = pong_dealer_9m(siping(hands=hands, live="7z1z1z7z", options={"chen_zfb": True}))
+    assert Discard(seat=1, tile=T("1z"), ting=True) in offered(state, 1)
+    state = pass_claims(act(state, Discard(seat=1, tile=T("1z"), ting=True)))
+    assert state.seats[1].waits == (T("7z"),)
+    state = act(state, Discard(seat=2, tile=T("7z")))
+    assert not isinstance(state.phase, ClaimPhase) or DeclareWin(seat=1) not in offered(state, 1)
+    state = pass_claims(state)
+    for _ in range(2):
+        state = discard_drawn(state)
+    # No 抻 question (no 夹 reading): seat 1 draws 7z at once and wins.
+    assert state.seats[1].drawn == T("7z")
+    state = act(state, SelfDrawWin(seat=1))
+    assert state.result is not None
+    assert state.result.verdict is not None
+    assert {"zimo", "chen"} <= set(state.result.verdict.fan)
