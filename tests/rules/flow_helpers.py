@@ -4,7 +4,8 @@ declare ting whenever they can, so that treasures, face-down ting discards, åƒå
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from rules.engine import (
     Action,
@@ -51,13 +52,16 @@ def eager_choice(state: RoundState, seat: int, rng: random.Random) -> Action:
 
 
 def play_eager_rounds(
-    variant: str, seed: str, *, rounds: int
+    variant: str, seed: str, *, rounds: int, options: Mapping[str, Any] | None = None
 ) -> Iterator[tuple[RoundState, list[Event]]]:
     """Every state of ``rounds`` rounds with the events that led to it (the deal first)."""
     rng = random.Random(seed)
     for index in range(rounds):
         state, events = new_round(
-            variant=variant, seed=seed_from_text(f"{seed}/{index}"), dealer=index % 4
+            variant=variant,
+            seed=seed_from_text(f"{seed}/{index}"),
+            dealer=index % 4,
+            options=options,
         )
         yield state, events
         while state.result is None:

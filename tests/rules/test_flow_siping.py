@@ -5,6 +5,7 @@ and the 风杠 option."""
 from __future__ import annotations
 
 from rules.engine import (
+    AddToSpecialKong,
     Chen,
     DeclareWin,
     Discard,
@@ -18,7 +19,7 @@ from rules.engine import (
 from rules.engine.arrange import arrange_round
 from rules.engine.events import DiceRolled, Discarded, Drew, RoundEnded
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
-from rules.simulate import simulate_rounds
+from rules.simulate import broken_invariant, simulate_rounds
 from rules.variants import get_variant
 from rules.wall import seed_from_text
 from tests.rules.engine_helpers import T, act, discard_drawn, offered, pass_claims
@@ -195,3 +196,34 @@ def test_chen_zfb_ting_on_the_third_dragon_wins_by_self_draw_only() -> None:
     assert state.result is not None
     assert state.result.verdict is not None
     assert {"zimo", "chen"} <= set(state.result.verdict.fan)
+
+
+def test_rounds_with_every_room_option_on_keep_every_invariant() -> None:
+    options = {"liting": True, "fengang": True, "zfbgang": True, "chen_zfb": True}
+    ended = 0
+    for state, _ in play_eager_rounds("siping", "sp-options", rounds=12, options=options):
+        if state.result is not None:
+            ended += 1
+            assert broken_invariant(state) is None
+    assert ended == 12
+
+
+def test_a_further_wind_is_added_to_the_whirlwind_kong_and_pays_as_an_added_kong() -> None:
+    hands = ["1z2z3z4z1z1m4m7m2p5p8p3s6s9s", "", "", ""]
+    state = siping(hands=hands, far="9m9p", options={"fengang": True})
+    state = act(state, SpecialKong(seat=0, name="xuanfeng"))
+    assert AddToSpecialKong(seat=0, tile=T("1z")) in offered(state, 0)
+    state = act(state, AddToSpecialKong(seat=0, tile=T("1z")))
+    assert len(state.seats[0].melds[0].tiles) == 5
+    assert state.seats[0].drawn == T("9p")
+    assert sorted(t.amount for t in state.kong_transfers) == [1, 1, 1, 2, 2, 2]
+
+
+def test_the_dragon_kong_option_lays_three_dragons_without_a_replacement() -> None:
+    hands = ["5z6z7z1m4m7m2p5p8p3s6s9s1z2z", "", "", ""]
+    state = siping(hands=hands, options={"zfbgang": True})
+    state = act(state, SpecialKong(seat=0, name="xi"))
+    assert len(state.seats[0].concealed) == 11
+    assert state.far == 0
+    assert not state.seats[0].opened
+    assert sorted(t.amount for t in state.kong_transfers) == [1, 1, 1]
