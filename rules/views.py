@@ -92,6 +92,7 @@ def seat_view(state: RoundState, viewer: Viewer) -> dict[str, Any]:
             [a.to_json() for a in legal_actions(state, viewer)] if viewer is not None else []
         ),
     }
+    view.update(variant_of(state).table_view_extra(state))
     if ended and state.result is not None:
         view["result"] = _result_json(state)
     return view

@@ -220,6 +220,11 @@ class Variant:
         tiles), e.g. Li-Si's standing tiles (立牌) as their own group."""
         return {}
 
+    def table_view_extra(self, state: RoundState) -> dict[str, Any]:
+        """Public variant fields of the table for every viewer (e.g. Harbin's last tiles, Siping's
+        分张). Never anything secret: it goes to everyone, spectators included."""
+        return {}
+
     # --- variant actions ------------------------------------------------------------------------
 
     def apply_action(self, state: RoundState, action: Action, out: list[Event]) -> RoundState:
