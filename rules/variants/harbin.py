@@ -11,7 +11,7 @@ Ting conditions, wins and payments are :mod:`rules.wins.harbin`'s.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules.engine import core
 from rules.engine.actions import Action, ChowTing, Discard
@@ -86,6 +86,10 @@ class Harbin(Variant):
         phase = state.phase
         assert isinstance(phase, TurnPhase)
         return core.draw_live(set_extra(state, **{LAST_TILES: True}), phase.seat, out)
+
+    def table_view_extra(self, state: RoundState) -> dict[str, Any]:
+        """Everyone is told when the last tiles are being dealt."""
+        return {"last_tiles": bool(state.extra.get(LAST_TILES))}
 
     def claims_open(self, state: RoundState, discarder: int, tile: Tile) -> bool:
         """The automatic discards of the last tiles: "no one may win on it" (nor claim it)."""

@@ -113,6 +113,10 @@ class Siping(Variant):
         assert isinstance(phase, TurnPhase)
         return core.draw_live(set_extra(state, **{FENZHANG: True}), phase.seat, out)
 
+    def table_view_extra(self, state: RoundState) -> dict[str, Any]:
+        """Everyone is told when 分张 has begun."""
+        return {"fenzhang": bool(state.extra.get(FENZHANG))}
+
     def automatic_action(self, state: RoundState) -> Action | None:
         """In 分张 a player who cannot win passes the turn on at once."""
         phase = state.phase

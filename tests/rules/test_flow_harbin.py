@@ -14,6 +14,8 @@ from rules.engine import (
     SelfDrawWin,
     apply,
     new_round,
+    state_from_json,
+    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import (
@@ -250,3 +252,28 @@ def test_no_event_or_view_leaks_the_treasure_or_hidden_tiles() -> None:
             check_view(state, viewer)
         seen_treasure += sum(isinstance(e, TreasureSeen) for e in events)
     assert seen_treasure > 0
+
+
+def test_a_ready_player_may_win_on_a_last_tile_and_nobody_on_the_automatic_discards() -> None:
+    # Seat 1 is ready on 6p / 9p; the last four live tiles are 6p 9p 6p 9p (wall[-5]…wall[-2]).
+    state, _ = chow_ting_and_ting(harbin(far="5s9p6p9p6p"))
+    while HB.live_left(state) > 0:
+        state = discard_drawn(state)
+    assert seat_view(state, None)["last_tiles"] is False
+    seat = state.phase.seat  # type: ignore[union-attr]
+    drawn = state.seats[seat].drawn
+    assert drawn is not None
+    state = pass_claims(act(state, Discard(seat=seat, tile=drawn)))
+    # The tiles before seat 1's went out automatically (6p / 9p too): seat 1 was never asked.
+    assert state.phase == TurnPhase(seat=1, drawn=True, source="draw")
+    assert state.seats[1].drawn in (T("6p"), T("9p"))
+    assert offered(state, 1) == [SelfDrawWin(seat=1), Discard(seat=1, tile=state.seats[1].drawn)]
+    assert seat_view(state, 2)["last_tiles"] is True
+    state = act(state, SelfDrawWin(seat=1))
+    assert state.result is not None
+    assert state.result.winner == 1
+
+
+def test_every_state_survives_a_json_round_trip() -> None:
+    for state, _ in play_eager_rounds("harbin", "hb-json", rounds=3):
+        assert state_from_json(state_to_json(state)) == state

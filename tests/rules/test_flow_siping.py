@@ -15,6 +15,8 @@ from rules.engine import (
     SpecialKong,
     apply,
     new_round,
+    state_from_json,
+    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import DiceRolled, Discarded, Drew, RoundEnded
@@ -227,3 +229,19 @@ def test_the_dragon_kong_option_lays_three_dragons_without_a_replacement() -> No
     assert state.far == 0
     assert not state.seats[0].opened
     assert sorted(t.amount for t in state.kong_transfers) == [1, 1, 1]
+
+
+def test_every_state_survives_a_json_round_trip() -> None:
+    for state, _ in play_eager_rounds("siping", "sp-json", rounds=3):
+        assert state_from_json(state_to_json(state)) == state
+
+
+def test_chen_is_asked_for_a_compound_jia_wait() -> None:
+    # 67789s after the 9m pong and the 7z ting: 5s or 8s, and 8s can be read as 7_9 (夹).
+    state = pong_dealer_9m(siping(hands=[DEALER, "9m9m6s7s7s8s9s1p2p3p4p4p7z", "", ""]))
+    assert Discard(seat=1, tile=T("7z"), ting=True) in offered(state, 1)
+    state = pass_claims(act(state, Discard(seat=1, tile=T("7z"), ting=True)))
+    assert state.seats[1].waits == (T("5s"), T("8s"))
+    for _ in range(3):
+        state = discard_drawn(state)
+    assert offered(state, 1) == [Chen(seat=1, yes=True), Chen(seat=1, yes=False)]

@@ -17,6 +17,8 @@ from rules.engine import (
     Pong,
     SelfDrawWin,
     apply,
+    state_from_json,
+    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import ClaimWindowOpened, Discarded, RoundEnded
@@ -254,3 +256,8 @@ def test_pass_is_offered_with_every_claim() -> None:
     state = lisi(hands=["1m2m3m7z4m5m6m7m8m9m2s3s4s7z", SEAT1, SEAT2, SEAT3])
     state = act(state, Discard(seat=0, tile=T("7z")))
     assert offered(state, 1) == [Pong(seat=1), Pass(seat=1)]
+
+
+def test_every_state_survives_a_json_round_trip() -> None:
+    for state, _ in play_eager_rounds("taiyuan_lisi", "ls-json", rounds=3):
+        assert state_from_json(state_to_json(state)) == state
