@@ -5,9 +5,10 @@ module only adapts types (JSON in and out, the persistence of a state) and answe
 the table needs and the engine has no opinion on: *who must decide now* (seats with a non-empty
 ``legal_actions``) and *what a seat does when its clock runs out* (:func:`default_action`).
 
-States are rebuilt by replay: a round is a pure function of its seed, dealer and action list
-(engine brief, "Randomness"), so the database keeps the seed and the actions and
-:func:`state_at` replays them, caching the immutable states by ``(round id, version)``.
+The database keeps each round's whole engine state (``rules.engine.state_to_json``, server side
+only) and also its seed and action list: a round is a pure function of those (engine brief,
+"Randomness"), so :func:`state_at` can rebuild any state by replay, and a test checks that replay
+and snapshot agree. Immutable states are cached by ``(round id, version)``.
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ def _cache_get(key: RoundKey) -> Any:
         return state
 
 
+def cached_state(round_id: int, version: int) -> Any:
+    """The cached state of a round at ``version``, or None."""
+    return _cache_get(RoundKey(round_id, version))
+
+
 def cache_put(round_id: int, state: Any) -> None:
     """Remember an (immutable) state, so the next action on the round does not replay."""
     with _cache_lock:
@@ -102,9 +108,10 @@ def state_at(
     seed: bytes,
     dealer: int,
     actions: Sequence[Mapping[str, Any]],
+    use_cache: bool = True,
 ) -> Any:
-    """The state after ``actions`` (the round's stored list, ``version`` of them)."""
-    cached = _cache_get(RoundKey(round_id, version))
+    """The state after ``actions`` (the round's stored list, ``version`` of them), by replay."""
+    cached = _cache_get(RoundKey(round_id, version)) if use_cache else None
     if cached is not None:
         return cached
     state, _events = new_round(variant=variant, options=options, seed=seed, dealer=dealer)
@@ -154,10 +161,9 @@ def why_illegal(state: Any, action: Any) -> str:
 
 
 def deciders(state: Any) -> tuple[int, ...]:
-    """Seats that must act now: those with at least one legal action."""
-    if is_ended(state):
-        return ()
-    return tuple(seat for seat in range(4) if legal_actions(state, seat))
+    """Seats that must act now: the seat whose turn it is, or the asked seats of a claim window
+    that have not answered yet (``rules.engine.seats_to_act``)."""
+    return tuple(_engine().seats_to_act(state))
 
 
 def is_ended(state: Any) -> bool:
@@ -258,12 +264,13 @@ def result_json(state: Any) -> dict[str, Any] | None:
     }
 
 
-def public_snapshot(state: Any) -> dict[str, Any]:
-    """What :attr:`tables.models.Round.state` stores: the spectator's view and the decision. The
-    truth is the seed and the action list; this is for admins and queries."""
-    return {
-        "version": state.version,
-        "phase": phase_kind(state),
-        "deciders": list(deciders(state)),
-        "public": seat_view(state, None),
-    }
+def dump_state(state: Any) -> dict[str, Any]:
+    """The whole engine state as JSON for :attr:`tables.models.Round.state` (server side only: it
+    holds the wall, the seed and the salt; it is never sent to a client)."""
+    data: dict[str, Any] = _engine().state_to_json(state)
+    return data
+
+
+def load_state(data: Mapping[str, Any]) -> Any:
+    """The state :func:`dump_state` stored (``rules.errors.RulesError`` on anything else)."""
+    return _engine().state_from_json(dict(data))

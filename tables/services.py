@@ -140,14 +140,14 @@ def _tasks_enabled() -> bool:
     return bool(getattr(settings, "TABLES_SCHEDULE_TASKS", not settings.TESTING))
 
 
-def _schedule_after_commit(rnd: Round, room: Room, seats: Mapping[int, Seat]) -> None:
+def _schedule_after_commit(rnd: Round, room: Room, seats: Mapping[int, Seat], state: Any) -> None:
     """After the commit: the deadline task for the new decision, and a quick auto-play task when a
     bot or a 托管 seat must act."""
     if rnd.status != Round.Status.PLAYING or rnd.deadline is None:
         return
     round_id, decision_version = rnd.pk, rnd.decision_version
     countdown = max(0.0, (rnd.deadline - timezone.now()).total_seconds())
-    deciders = rnd.state.get("deciders", [])
+    deciders = gameplay.deciders(state)
     robots = [s for s in deciders if s in seats and (seats[s].is_bot or seats[s].auto_play)]
     new_decision = rnd.decision_version == rnd.version  # a pass inside a window keeps its clock
 
@@ -452,7 +452,7 @@ def round_start(*, match: Match, number: int, dealer: int, seed: bytes | None) -
     _store_events(rnd, events, first_seq=1)
     gameplay.cache_put(rnd.pk, state)
     notify_room(room.pk)
-    _schedule_after_commit(rnd, room, seats)
+    _schedule_after_commit(rnd, room, seats, state)
     return rnd
 
 
@@ -468,7 +468,7 @@ def _record(
     """Copy the new state's facts onto the round row (not saved here)."""
     rnd.version = state.version
     rnd.last_seq = rnd.last_seq + len(events)
-    rnd.state = gameplay.public_snapshot(state)
+    rnd.state = gameplay.dump_state(state)
     if gameplay.is_ended(state):
         rnd.status = Round.Status.ENDED
         rnd.result = gameplay.result_json(state)
@@ -497,7 +497,21 @@ def _store_events(rnd: Round, events: Iterable[Any], *, first_seq: int) -> None:
 
 
 def load_state(rnd: Round) -> Any:
-    """The engine state of a round at its stored version (cached, else replayed from the seed)."""
+    """The engine state of a round at its stored version: cached, else the stored snapshot, else
+    (a row without one) replayed from the seed and the action list."""
+    cached = gameplay.cached_state(rnd.pk, rnd.version)
+    if cached is not None:
+        return cached
+    if rnd.state:
+        state = gameplay.load_state(rnd.state)
+        if state.version == rnd.version:
+            gameplay.cache_put(rnd.pk, state)
+            return state
+    return replay_state(rnd)
+
+
+def replay_state(rnd: Round) -> Any:
+    """The state rebuilt from the round's seed, dealer and actions (never from the snapshot)."""
     match = rnd.match
     return gameplay.state_at(
         round_id=rnd.pk,
@@ -507,6 +521,7 @@ def load_state(rnd: Round) -> Any:
         seed=bytes.fromhex(rnd.seed),
         dealer=rnd.dealer,
         actions=rnd.actions,
+        use_cache=False,
     )
 
 
@@ -553,7 +568,7 @@ def _commit_steps(rnd: Round, start: Any, steps: list[_Step], progress: _Progres
     if rnd.status == Round.Status.ENDED:
         _after_round(rnd, room)
     else:
-        _schedule_after_commit(rnd, room, seats)
+        _schedule_after_commit(rnd, room, seats, progress.state)
 
 
 def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> None:

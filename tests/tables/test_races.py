@@ -173,4 +173,6 @@ def test_different_moves_racing_leave_a_gapless_log_that_replays(playing: Round)
     seqs = list(RoundEvent.objects.filter(round=done).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, done.last_seq + 1))
     gameplay._cache.clear()
-    assert services.load_state(done).version == done.version
+    stored = services.load_state(done)
+    assert stored.version == done.version
+    assert services.replay_state(done) == stored

@@ -117,13 +117,15 @@ def test_a_click_for_an_earlier_decision_is_refused_as_stale(playing: Round) -> 
     assert outcome.code == "stale"
 
 
-def test_the_state_replayed_from_the_seed_equals_the_live_state(playing: Round) -> None:
+def test_the_stored_snapshot_and_the_replay_from_the_seed_agree(playing: Round) -> None:
     for _ in range(12):
         seat = decider(playing)
         assert act(playing, seat, first_legal(playing, seat)).ok
     live = state_of(playing)
     gameplay._cache.clear()
-    assert state_of(playing) == live
+    from_snapshot = state_of(playing)
+    assert from_snapshot == live
+    assert services.replay_state(fresh(playing)) == live
 
 
 def _play_out(rnd: Round) -> Round:
