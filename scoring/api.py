@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from config.api_common import ERRORS, THROTTLES, ApiPagination, int_param, refusal
+from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
 from scoring import selectors
 from scoring.replay import ReplayMismatch, replay_json
 from tables.models import Match, Round, RoundEvent, Variant
@@ -258,6 +258,7 @@ class MatchViewSet(
 
     permission_classes = (IsAuthenticated,)
     throttle_classes = THROTTLES
+    lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     pagination_class = ApiPagination
     queryset = Match.objects.none()
 
@@ -296,6 +297,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
 
     permission_classes = (IsAuthenticated,)
     throttle_classes = THROTTLES
+    lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     serializer_class = RoundSerializer
     queryset = Round.objects.none()
 

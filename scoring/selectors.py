@@ -7,13 +7,15 @@ score is never stored twice.
 
 from __future__ import annotations
 
-import math
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -79,6 +81,7 @@ def matches_for_user(
         qs = qs.filter(started_at__date__lte=until)
     my_total = (
         LedgerEntry.objects.filter(match=OuterRef("pk"), user=user)
+        .order_by()  # no default ordering: it would join the settlement and the match
         .values("match")
         .annotate(total=Sum("net"))
         .values("total")
@@ -203,6 +206,7 @@ def match_totals(match: Match | int) -> tuple[int, int, int, int]:
     totals = [0, 0, 0, 0]
     for seat, total in (
         LedgerEntry.objects.filter(match_id=match_id)
+        .order_by()
         .values("seat")
         .annotate(total=Sum("net"))
         .values_list("seat", "total")
@@ -254,10 +258,15 @@ class LeaderboardRow:
 
 
 def period_start(period: str, now: datetime | None = None) -> datetime | None:
+    """The first moment of a period: local midnight ``days`` days ago (``None``: all time).
+
+    Starting at midnight keeps a board the same all day (and lets its ratings be cached).
+    """
     days = PERIODS.get(period)
     if days is None:
         return None
-    return (now or timezone.now()) - timedelta(days=days)
+    start = timezone.localtime(now or timezone.now()) - timedelta(days=days)
+    return start.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _scoped_entries(
@@ -347,15 +356,17 @@ def elo_update(ratings: Sequence[float], totals: Sequence[int], k: float = ELO_K
     """
     n = len(ratings)
     scale = k / (n - 1)
-    deltas = [0.0] * n
+    # Expected score of i against j is q_i / (q_i + q_j) with q = 10^(rating / 400).
+    q = [10.0 ** (r / 400.0) for r in ratings]
+    new = list(ratings)
     for i in range(n):
+        delta = 0.0
         for j in range(n):
-            if i == j:
-                continue
-            expected = 1.0 / (1.0 + math.pow(10.0, (ratings[j] - ratings[i]) / 400.0))
-            score = 1.0 if totals[i] > totals[j] else 0.5 if totals[i] == totals[j] else 0.0
-            deltas[i] += scale * (score - expected)
-    return [r + d for r, d in zip(ratings, deltas, strict=True)]
+            if i != j:
+                score = 1.0 if totals[i] > totals[j] else 0.5 if totals[i] == totals[j] else 0.0
+                delta += score - q[i] / (q[i] + q[j])
+        new[i] += scale * delta
+    return new
 
 
 def elo_ratings(
@@ -364,34 +375,70 @@ def elo_ratings(
     """Skill ratings from the finished matches in scope, oldest first.
 
     Only four-player games count: a match whose four seats are four different people (a bot at
-    the table, or a match cut short by a player who left, gives no rating; see ``placements``).
-    The match's placement is by its total over the rounds in scope.
+    the table gives no rating). The placement is by the match's total over its rounds in scope.
+
+    Rating is a pass over every match in scope (about half a second for 100k rounds, see
+    ``bench/results/leaderboards.md``), so the result is cached per scope: it is reused while no
+    round has been settled since, and for at most ``RATINGS_MAX_STALE_S`` seconds after one, so
+    a busy site recomputes a board's ratings at most once a minute.
     """
-    scoped = _scoped_entries(club=club, variant=variant, since=since).filter(
-        match__status=Match.Status.FINISHED
-    )
+    key = _ratings_cache_key(club, variant, since)
+    newest = RoundSettlement.objects.order_by("-pk").values_list("pk", flat=True).first()
+    now = time.time()
+    cached: tuple[int | None, float, dict[int, Rating]] | None = cache.get(key)
+    if cached is not None:
+        seen, computed_at, ratings = cached
+        if seen == newest or now - computed_at < _max_stale_s():
+            return ratings
+    ratings = _compute_elo(club=club, variant=variant, since=since)
+    cache.set(key, (newest, now, ratings), RATINGS_CACHE_S)
+    return ratings
+
+
+RATINGS_CACHE_S = 3600
+RATINGS_MAX_STALE_S = 60.0
+
+
+def _max_stale_s() -> float:
+    """``SCORING_RATINGS_MAX_STALE_S`` (default ``RATINGS_MAX_STALE_S``)."""
+    return float(getattr(settings, "SCORING_RATINGS_MAX_STALE_S", RATINGS_MAX_STALE_S))
+
+
+def _ratings_cache_key(club: Club | int | None, variant: str | None, since: datetime | None) -> str:
+    club_id = club if isinstance(club, int) or club is None else club.pk
+    day = since.isoformat() if since is not None else "all"
+    return f"scoring:elo:{club_id}:{variant or '*'}:{day}"
+
+
+def _compute_elo(
+    *, club: Club | int | None, variant: str | None, since: datetime | None
+) -> dict[int, Rating]:
+    """One grouped query (per match and player: the total, and when the match ended), then the
+    matches in the order they ended (``Match.ended_at``; its start if it has none)."""
     per_player = (
-        scoped.values("match_id", "user_id")
-        .annotate(total=Sum("net"), last=Max("ended_at"), seats=Count("seat", distinct=True))
+        _scoped_entries(club=club, variant=variant, since=since)
+        .filter(match__status=Match.Status.FINISHED)
         .order_by()
+        .values("match_id", "user_id")
+        .annotate(total=Sum("net"), ended=Coalesce("match__ended_at", "match__started_at"))
+        .values_list("match_id", "user_id", "total", "ended")
     )
     matches: dict[int, list[tuple[int, int]]] = defaultdict(list)
     ends: dict[int, datetime] = {}
-    for row in per_player:
-        matches[row["match_id"]].append((row["user_id"], int(row["total"] or 0)))
-        last = row["last"]
-        if row["match_id"] not in ends or last > ends[row["match_id"]]:
-            ends[row["match_id"]] = last
+    for match_id, user_id, total, ended in per_player:
+        matches[match_id].append((user_id, int(total or 0)))
+        ends[match_id] = ended
+    four = [m for m, players in matches.items() if len(players) == 4]
     ratings: dict[int, Rating] = defaultdict(Rating)
-    for match_id in sorted(matches, key=lambda m: (ends[m], m)):
+    for match_id in sorted(four, key=lambda m: (ends[m], m)):
         players = matches[match_id]
-        if len(players) != 4:
-            continue
-        current = [ratings[user].rating for user, _ in players]
-        updated = elo_update(current, [total for _, total in players])
+        updated = elo_update(
+            [ratings[user].rating for user, _ in players], [total for _, total in players]
+        )
         for (user, _), new in zip(players, updated, strict=True):
-            ratings[user].rating = new
-            ratings[user].matches += 1
+            rating = ratings[user]
+            rating.rating = new
+            rating.matches += 1
     return dict(ratings)
 
 

@@ -244,3 +244,19 @@ def test_ratings_appear_after_the_minimum_number_of_four_player_matches(
     Match.objects.filter(pk=playing.pk).update(status=Match.Status.PLAYING)
     services.settle_round(make_round(playing, 1, seed_text="live").pk)
     assert {r.user_id: r.rated_matches for r in leaderboard_rows()} == again
+
+
+def test_cached_ratings_are_reused_for_a_minute_after_a_new_settlement(
+    players, make_match, make_round, settings
+):
+    from scoring.selectors import MIN_RATED_MATCHES, elo_ratings
+
+    settings.SCORING_RATINGS_MAX_STALE_S = 60
+    for i in range(MIN_RATED_MATCHES):
+        services.settle_round(make_round(make_match(), 1, seed_text=f"stale{i}").pk)
+    first = elo_ratings()
+    assert first[players[0].pk].matches == MIN_RATED_MATCHES
+    services.settle_round(make_round(make_match(), 1, seed_text="stale-new").pk)
+    assert elo_ratings() == first  # within the minute: the cached ratings
+    settings.SCORING_RATINGS_MAX_STALE_S = 0
+    assert elo_ratings()[players[0].pk].matches == MIN_RATED_MATCHES + 1

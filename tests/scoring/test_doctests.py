@@ -1,0 +1,16 @@
+"""The examples in the scoring modules' docstrings hold (placements, Elo, chart grid)."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from scoring import charts, selectors
+
+
+@pytest.mark.parametrize("module", [selectors, charts])
+def test_the_docstring_examples_hold(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0
+    assert result.failed == 0
