@@ -27,12 +27,14 @@
     return el("span", "tile tile-" + suit + (extra ? " " + extra : ""), name);
   }
 
+  var WINDS = { "1z": "东 E", "2z": "南 S", "3z": "西 W", "4z": "北 N" };
+
   function seatBlock(frame, seat) {
     var s = frame.table.seats[seat];
     var block = el("div", "replay-seat" + (frame.table.turn === seat ? " turn" : ""));
     var head = el("div", "replay-seat-head");
     head.appendChild(el("strong", "", names[seat] || String(seat)));
-    head.appendChild(el("span", "muted", " " + s.wind + (seat === data.dealer ? " · " + root.dataset.labelDealer : "") + (s.ting ? " · 听" : "")));
+    head.appendChild(el("span", "muted", " " + (WINDS[s.wind] || s.wind) + (seat === data.dealer ? " · " + root.dataset.labelDealer : "") + (s.ting ? " · 听" : "")));
     block.appendChild(head);
     var hand = el("div", "replay-hand");
     s.concealed.forEach(function (t) { hand.appendChild(tile(t)); });
