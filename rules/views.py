@@ -29,6 +29,7 @@ from rules.engine.events import (
 )
 from rules.engine.state import ClaimPhase, DiscardRecord, EndedPhase, RoundState, SeatState
 from rules.hand import Meld
+from rules.hints import hints_enabled, seat_hint
 from rules.tiles import tile_name
 
 Viewer = int | None
@@ -65,9 +66,13 @@ def hidden_meld_json(meld: Meld) -> dict[str, Any]:
     return {"type": meld.kind, "concealed": True, "count": len(meld.tiles)}
 
 
-def seat_view(state: RoundState, viewer: Viewer) -> dict[str, Any]:
+def seat_view(state: RoundState, viewer: Viewer, *, hints: bool | None = None) -> dict[str, Any]:
     """The full snapshot ``viewer`` may see: their hand (drawn tile apart), everyone's public
-    table, the wall count, dice, break point, winds, phase and their legal actions."""
+    table, the wall count, dice, break point, winds, phase and their legal actions.
+
+    A seat's own view also carries ``hint`` (听牌提示, :func:`rules.hints.seat_hint`: computed
+    for that seat only, from what it may see) unless hints are off: ``hints`` if given, else the
+    room option ``hints`` (default on). Spectators and ended rounds never get the key."""
     ended = isinstance(state.phase, EndedPhase)
     view: dict[str, Any] = {
         "variant": state.variant,
@@ -95,6 +100,8 @@ def seat_view(state: RoundState, viewer: Viewer) -> dict[str, Any]:
     view.update(variant_of(state).table_view_extra(state))
     if ended and state.result is not None:
         view["result"] = _result_json(state)
+    elif viewer is not None and (hints_enabled(state.options) if hints is None else hints):
+        view["hint"] = seat_hint(state, viewer)
     return view
 
 

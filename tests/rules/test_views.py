@@ -89,6 +89,24 @@ def check_view(state: RoundState, viewer: int | None) -> None:
         assert ("tile" in treasure) == entitled
     if viewer is None:
         assert view["legal_actions"] == []
+    check_hint(view, viewer)
+
+
+def check_hint(view: dict[str, Any], viewer: int | None) -> None:
+    """听牌提示 is the viewer's own: never for a spectator, never about another seat's hand, and
+    only at the top of the view (no seat entry carries one)."""
+    assert "hint" not in keys_of(view["seats"])
+    if "hint" not in view:
+        return
+    assert viewer is not None
+    hint = view["hint"]
+    if hint is None:
+        return
+    assert hint["seat"] == viewer
+    me = view["seats"][viewer]
+    held = set(me["concealed"]) | ({me["drawn"]} if me["drawn"] else set())
+    for entry in hint.get("discards", []):
+        assert entry["tile"] in held
 
 
 @pytest.mark.parametrize(
