@@ -99,6 +99,7 @@ class RoomAdmin(ClubScopedModelAdmin):
                     "opt_zfbgang",
                     "opt_chen_zfb",
                     "opt_no_baoting",
+                    "opt_hints",
                 ),
             },
         ),

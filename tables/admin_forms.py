@@ -55,7 +55,7 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             else:
                 self.initial["opt_cap"] = current["cap"]
         for spec in ro.BOOLEAN_OPTIONS:
-            self.initial[ro.field_name(spec.key)] = bool(current.get(spec.key, False))
+            self.initial[ro.field_name(spec.key)] = bool(current.get(spec.key, spec.default))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -35,6 +35,8 @@ class OptionSpec:
     label: StrOrPromise
     variants: tuple[str, ...]
     help_text: StrOrPromise
+    default: bool = False
+    """The value of a room that never set the option (every rules option defaults to off)."""
 
 
 ALL_VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi")
@@ -99,6 +101,16 @@ BOOLEAN_OPTIONS: tuple[OptionSpec, ...] = (
         _("不用报听"),
         ("siping",),
         _("四平：夹胡、飘胡都不要求报听。默认不勾选。(spec siping.md, 2)"),
+    ),
+    OptionSpec(
+        "hints",
+        _("听牌提示"),
+        ALL_VARIANTS,
+        _(
+            "出牌时提示打哪张能听、听哪些牌、每张还剩几张没见过（只给自己看）。"
+            "默认勾选；正式比赛可关闭。不影响规则。(issue 10)"
+        ),
+        default=True,
     ),
 )
 
