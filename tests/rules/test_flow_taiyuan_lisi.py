@@ -23,6 +23,7 @@ from rules.engine import (
 from rules.engine.arrange import arrange_round
 from rules.engine.events import ClaimWindowOpened, Discarded, RoundEnded
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
+from rules.hand import Meld
 from rules.simulate import simulate_rounds
 from rules.variants import get_variant
 from rules.variants.taiyuan_lisi import standing_tiles
@@ -261,3 +262,38 @@ def test_pass_is_offered_with_every_claim() -> None:
 def test_every_state_survives_a_json_round_trip() -> None:
     for state, _ in play_eager_rounds("taiyuan_lisi", "ls-json", rounds=3):
         assert state_from_json(state_to_json(state)) == state
+
+
+def with_standing(state: RoundState, seat: int, tiles: str) -> RoundState:
+    standing = list(state.extra["standing"])
+    standing[seat] = tuple(sorted(T(t) for t in tiles.split()))
+    return replace(state, extra={**state.extra, "standing": tuple(standing)})
+
+
+def pong_of(tile: str) -> Meld:
+    return Meld("pong", (T(tile),) * 3, from_seat=0)
+
+
+def test_a_pong_that_would_take_the_last_standing_tiles_is_refused() -> None:
+    state = lisi(hands=["", "", "", ""])
+    hand = tuple(sorted(T(t) for t in ["5p", "5p", "1m", "2m", "3m", "4m", "5m"]))
+    state = with_standing(
+        state.with_seat(1, concealed=hand, melds=(pong_of("9s"), pong_of("9p"))), 1, "5p 5p"
+    )
+    melds = (pong_of("9s"), pong_of("9p"), pong_of("5p"))
+    assert not LISI.meld_allowed(state, 1, melds, 5)
+    state = with_standing(state, 1, "5p 5p 1m")
+    assert LISI.meld_allowed(state, 1, melds, 5)
+
+
+def test_a_pong_leaving_only_standing_tiles_needs_a_ting_discard_after_it() -> None:
+    # After the pong of 9m only 1z and 2z are left, both standing: one of them must go as the
+    # ting discard, leaving a single wait on the other — impossible if its four copies are out.
+    state = lisi(hands=["", "", "", ""])
+    hand = tuple(sorted(T(t) for t in ["1z", "2z", "9m", "9m"]))
+    dead = (pong_of("1z"), pong_of("2z"), pong_of("3z"))
+    state = with_standing(state.with_seat(1, concealed=hand, melds=dead), 1, "1z 2z 9m")
+    assert not LISI.meld_allowed(state, 1, (*dead, pong_of("9m")), 2)
+    live = (pong_of("3z"), pong_of("4z"), pong_of("5z"))
+    state = state.with_seat(1, melds=live)
+    assert LISI.meld_allowed(state, 1, (*live, pong_of("9m")), 2)
