@@ -29,7 +29,7 @@ from accounts.errors import (
     InviteCodeNotFound,
 )
 from accounts.models import Club, Membership, User
-from config.api_common import ERRORS, THROTTLES, ApiAuthThrottle, ApiPagination, refusal
+from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiAuthThrottle, ApiPagination, refusal
 
 
 def _me(request: Request) -> User:
@@ -186,6 +186,7 @@ class ClubViewSet(
 
     permission_classes = (IsAuthenticated,)
     throttle_classes = THROTTLES
+    lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     pagination_class = ApiPagination
     serializer_class = ClubSerializer
     queryset = Club.objects.none()  # for the schema; the real one is per player
@@ -272,6 +273,7 @@ class MembershipViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
 
     permission_classes = (IsAuthenticated,)
     throttle_classes = THROTTLES
+    lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     serializer_class = MemberSerializer
     queryset = Membership.objects.none()
     action_roles: ClassVar[dict[str, Any]] = {

@@ -14,6 +14,9 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+ANY_ID = "[^/]+"
+"""Router lookup pattern: any path segment reaches the view, which answers 404 in JSON."""
+
 DEFAULT_RATES = {"user": "600/min", "anon": "60/min", "auth": "10/min"}
 
 

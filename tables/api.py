@@ -27,7 +27,7 @@ from rest_framework.response import Response
 
 from accounts.codes import normalize_code
 from accounts.models import Club, Membership, User
-from config.api_common import ERRORS, THROTTLES, ApiPagination, int_param, refusal
+from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
 from tables import services
 from tables.models import Match, Room, Round, Seat, Variant
 
@@ -225,6 +225,7 @@ class RoomViewSet(
 
     permission_classes = (IsAuthenticated,)
     throttle_classes = THROTTLES
+    lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     pagination_class = ApiPagination
     queryset = Room.objects.none()
 
