@@ -277,3 +277,11 @@ def test_a_ready_player_may_win_on_a_last_tile_and_nobody_on_the_automatic_disca
 def test_every_state_survives_a_json_round_trip() -> None:
     for state, _ in play_eager_rounds("harbin", "hb-json", rounds=3):
         assert state_from_json(state_to_json(state)) == state
+
+
+def test_chow_ting_is_not_offered_when_the_chow_does_not_make_the_hand_ready() -> None:
+    # Seat 1 can chow 1m 2m 3m but no discard after it leaves a ready hand.
+    hands = [DEALER, "1m2m5p7p9p2s4s6s8s1p3p9s7z", SEAT2, ""]
+    state = act(harbin(hands=hands), Discard(seat=0, tile=T("3m")))
+    assert Chow(seat=1, tiles=(T("1m"), T("2m"), T("3m"))) in offered(state, 1)
+    assert not any(isinstance(a, ChowTing) for a in offered(state, 1))
