@@ -12,6 +12,7 @@ from rest_framework.routers import SimpleRouter
 from accounts.api import ClubViewSet, MembershipViewSet, MeView, TokenView
 from scoring.api import LeaderboardView, MatchViewSet, RoundViewSet
 from tables.api import RoomViewSet
+from tables.calculator import JudgeView
 
 router = SimpleRouter()
 router.register("clubs", ClubViewSet, basename="api-club")
@@ -24,5 +25,6 @@ urlpatterns = [
     path("me/", MeView.as_view(), name="api-me"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
     path("leaderboards/", LeaderboardView.as_view(), name="api-leaderboards"),
+    path("judge/", JudgeView.as_view(), name="api-judge"),
     path("", include(router.urls)),
 ]

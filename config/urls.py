@@ -8,6 +8,7 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
+from tables.calculator import calculator_page
 
 admin.site.site_header = "雀友 Queyou"
 admin.site.site_title = "雀友 Queyou"
@@ -15,6 +16,7 @@ admin.site.site_title = "雀友 Queyou"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("calculator/", calculator_page, name="calculator"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),

@@ -1,0 +1,623 @@
+// 算番器 (hand calculator): plain JavaScript, no build step, no CDN.
+//
+// The page builds a judge case (spec judge.md, "A case") from clicks or mpsz notation and POSTs
+// it to /api/judge/, the same judge as `python -m rules judge`; nothing here knows the rules.
+// Names and rule texts of fan and reason keys come from rules/labels.py (json_script
+// "calc-labels"), each variant's options and tiles from json_script "calc-variants".
+(function () {
+  "use strict";
+
+  const app = document.getElementById("calc-app");
+  if (!app) return;
+  const LABELS = JSON.parse(document.getElementById("calc-labels").textContent);
+  const VARIANTS = JSON.parse(document.getElementById("calc-variants").textContent);
+  const LANG = (app.dataset.lang || document.documentElement.lang || "zh").startsWith("en") ? "en" : "zh";
+  const JUDGE_URL = app.dataset.judgeUrl;
+
+  const TEXT = {
+    zh: {
+      intro: "选玩法和房间选项，点牌（或输入 mpsz，如 123m456p789s11z）组成手牌，加上亮出的牌、胡的那张和胡法，立刻看到能否胡、番数明细和每家输赢；13 张时显示听哪些牌。",
+      variant: "玩法", options: "房间选项", base: "底分", cap: "封顶", no_cap: "不封顶",
+      hand: "手牌", notation: "mpsz 记法", clear: "清空", palette: "点牌加入手牌（点手牌里的牌可移除）",
+      need: "还差 %s 张（胡牌要 %s 张，查听要 %s 张）", too_many: "多了 %s 张",
+      win_tile: "胡的牌", melds: "亮出的牌（吃、碰、杠）", meld_type: "类型", meld_tiles: "牌",
+      meld_from: "来自", add_meld: "加入", remove: "移除", none: "—",
+      chow: "吃", pong: "碰", kong: "明杠", concealed_kong: "暗杠",
+      xuanfeng: "旋风杠", xi: "喜杠", yao: "幺蛋", jiu: "九蛋",
+      win: "胡牌情况", dealer: "庄家", winner: "胡牌者", win_by: "胡法", discarder: "点炮者",
+      ting: "已报听", treasure: "宝牌", treasure_win: "摸宝（宝牌当万能牌）", duibao: "对宝",
+      chen: "抻", discarder_ting: "点炮者已听", opened: "已开门", seat: "座位 %s",
+      result: "结果", legal: "能胡", illegal: "不能胡", reason: "原因", fan: "番种", key: "键",
+      value: "番", rule: "规则", total: "合计", payments: "每家输赢", waits: "听牌",
+      ting_allowed: "可以报听", ting_refused: "不能报听", no_waits: "没有听牌",
+      error: "输入有误", bad_notation: "记法有误：%s", you: "胡", dealer_mark: "庄", payer: "点炮",
+    },
+    en: {
+      intro: "Pick a variant and room options, click tiles (or type mpsz, e.g. 123m456p789s11z), add melds, the winning tile and how it was won, and see at once whether it can win, the fan breakdown and every seat's payment; with 13 tiles, its waits.",
+      variant: "Variant", options: "Room options", base: "Base", cap: "Cap", no_cap: "No cap",
+      hand: "Hand", notation: "mpsz notation", clear: "Clear", palette: "Click a tile to add it (click a hand tile to remove it)",
+      need: "%s more tiles (a win needs %s, a wait query %s)", too_many: "%s tiles too many",
+      win_tile: "Winning tile", melds: "Melds (chow, pong, kong)", meld_type: "Type", meld_tiles: "Tiles",
+      meld_from: "From", add_meld: "Add", remove: "Remove", none: "—",
+      chow: "Chow", pong: "Pong", kong: "Exposed kong", concealed_kong: "Concealed kong",
+      xuanfeng: "Wind kong", xi: "Dragon kong", yao: "Ones kong", jiu: "Nines kong",
+      win: "The win", dealer: "Dealer", winner: "Winner", win_by: "Won by", discarder: "Discarder",
+      ting: "Declared ting", treasure: "Treasure", treasure_win: "Treasure as wildcard (摸宝)", duibao: "对宝 (treasure match)",
+      chen: "抻 (chen)", discarder_ting: "Discarder had declared ting", opened: "Opened", seat: "Seat %s",
+      result: "Result", legal: "Can win", illegal: "Cannot win", reason: "Reason", fan: "Item", key: "Key",
+      value: "Fan", rule: "Rule", total: "Total", payments: "Payments", waits: "Waits",
+      ting_allowed: "Ting allowed", ting_refused: "Ting not allowed", no_waits: "No waits",
+      error: "Invalid input", bad_notation: "Bad notation: %s", you: "winner", dealer_mark: "dealer", payer: "discarder",
+    },
+  };
+  const t = (key, ...args) => {
+    let s = TEXT[LANG][key] || key;
+    for (const a of args) s = s.replace("%s", String(a));
+    return s;
+  };
+
+  // --- tiles ---------------------------------------------------------------------------------
+  const SUITS = "mps";
+  const SUIT_ZH = { m: "万", p: "筒", s: "条" };
+  const HONOURS = ["东", "南", "西", "北", "白", "发", "中"];
+  const nameOf = (i) => (i < 27 ? `${(i % 9) + 1}${SUITS[Math.floor(i / 9)]}` : `${i - 26}z`);
+  const indexOf = (name) => {
+    const n = Number(name[0]);
+    const s = name[1];
+    return s === "z" ? 26 + n : SUITS.indexOf(s) * 9 + n - 1;
+  };
+  const sortTiles = (names) => [...names].sort((a, b) => indexOf(a) - indexOf(b));
+
+  function parseTiles(text) {
+    const out = [];
+    let digits = [];
+    for (const ch of text.replace(/\s+/g, "")) {
+      if (ch >= "0" && ch <= "9") digits.push(ch);
+      else if ("mpsz".includes(ch)) {
+        if (!digits.length) throw new Error(ch);
+        for (const d of digits) {
+          const n = Number(d);
+          if (n < 1 || n > 9 || (ch === "z" && n > 7)) throw new Error(d + ch);
+          out.push(`${n}${ch}`);
+        }
+        digits = [];
+      } else throw new Error(ch);
+    }
+    if (digits.length) throw new Error(digits.join(""));
+    return out;
+  }
+
+  function formatTiles(names) {
+    let out = "";
+    for (const suit of "mpsz") {
+      const digits = sortTiles(names).filter((n) => n[1] === suit).map((n) => n[0]).join("");
+      if (digits) out += digits + suit;
+    }
+    return out;
+  }
+
+  function tileLabel(name) {
+    const n = Number(name[0]);
+    if (name[1] === "z") return HONOURS[n - 1];
+    return LANG === "zh" ? `${n}${SUIT_ZH[name[1]]}` : name;
+  }
+
+  function tileNode(name, extra = "", tag = "span") {
+    const node = document.createElement(tag);
+    const n = name[0];
+    const suit = name[1];
+    node.className = `tile suit-${suit} ${suit === "z" ? `z${n}` : ""} ${extra}`;
+    node.dataset.tile = name;
+    node.title = tileLabel(name);
+    node.setAttribute("aria-label", tileLabel(name));
+    node.innerHTML = suit === "z" ? `<b>${HONOURS[Number(n) - 1]}</b>` : `<b>${n}</b><i>${SUIT_ZH[suit]}</i>`;
+    return node;
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function field(labelText, control) {
+    const label = el("label", "calc-field");
+    label.append(el("span", "calc-label", labelText), control);
+    return label;
+  }
+
+  function select(name, choices, value, onChange) {
+    const node = el("select");
+    node.name = name;
+    for (const [v, text] of choices) {
+      const option = el("option", "", text);
+      option.value = String(v);
+      if (String(v) === String(value)) option.selected = true;
+      node.append(option);
+    }
+    node.addEventListener("change", () => onChange(node.value));
+    return node;
+  }
+
+  function checkbox(name, checked, onChange) {
+    const node = el("input");
+    node.type = "checkbox";
+    node.name = name;
+    node.checked = !!checked;
+    node.addEventListener("change", () => onChange(node.checked));
+    return node;
+  }
+
+  const label = (table, key) => {
+    const found = table && table[key];
+    return found ? found[LANG] : key;
+  };
+  const ruleText = (table, key) => {
+    const found = table && table[key];
+    return found ? found[`rule_${LANG}`] : "";
+  };
+
+  // --- state ---------------------------------------------------------------------------------
+  const S = {
+    variant: "changchun",
+    options: {},
+    hand: [],
+    winTile: null,
+    melds: [],
+    dealer: 0,
+    winner: 1,
+    winBy: "self_draw",
+    discarder: 2,
+    ting: false,
+    treasure: "",
+    treasureWin: false,
+    duibao: false,
+    chen: false,
+    discarderTing: false,
+    opened: [false, false, false, false],
+    notationError: null,
+  };
+  for (const [key, setup] of Object.entries(VARIANTS)) S.options[key] = { ...setup.options };
+
+  const ui = {
+    setup: app.querySelector('[data-role="setup"]'),
+    hand: app.querySelector('[data-role="hand-panel"]'),
+    palette: app.querySelector('[data-role="palette"]'),
+    melds: app.querySelector('[data-role="melds"]'),
+    win: app.querySelector('[data-role="win"]'),
+    result: app.querySelector('[data-role="result"]'),
+  };
+  app.querySelector('[data-i18n="intro"]').textContent = t("intro");
+
+  const meldTiles = () => S.melds.flatMap((m) => m.tiles);
+  const copies = (name) => [...S.hand, ...meldTiles()].filter((n) => n === name).length;
+  const winSize = () => 14 - 3 * S.melds.length;
+  const seats = [0, 1, 2, 3].map((s) => [s, t("seat", s)]);
+
+  // --- setup: variant and options ---------------------------------------------------------------
+  function renderSetup() {
+    const variantSelect = select(
+      "variant",
+      Object.keys(VARIANTS).map((k) => [k, label(LABELS.variants, k)]),
+      S.variant,
+      (v) => {
+        S.variant = v;
+        const used = new Set(VARIANTS[v].tiles.map(nameOf));
+        S.hand = S.hand.filter((n) => used.has(n));
+        if (S.winTile && !used.has(S.winTile)) S.winTile = null;
+        renderAll();
+      },
+    );
+    const box = el("div", "calc-options");
+    const options = S.options[S.variant];
+    for (const [key, value] of Object.entries(options)) {
+      if (key === "base") {
+        const input = el("input");
+        input.type = "number";
+        input.min = "1";
+        input.name = "opt_base";
+        input.value = value;
+        input.addEventListener("input", () => {
+          options.base = Math.max(1, Number(input.value) || 1);
+          schedule();
+        });
+        box.append(field(label(LABELS.options, "base"), input));
+      } else if (key === "cap") {
+        const input = el("input");
+        input.type = "number";
+        input.min = "1";
+        input.name = "opt_cap";
+        input.value = value === null ? "" : value;
+        input.placeholder = t("no_cap");
+        input.addEventListener("input", () => {
+          options.cap = input.value ? Math.max(1, Number(input.value) || 1) : null;
+          schedule();
+        });
+        box.append(field(label(LABELS.options, "cap"), input));
+      } else if (typeof value === "boolean") {
+        const node = field(
+          label(LABELS.options, key),
+          checkbox(`opt_${key}`, value, (v) => {
+            options[key] = v;
+            schedule();
+          }),
+        );
+        node.title = ruleText(LABELS.options, key);
+        box.append(node);
+      }
+    }
+    ui.setup.replaceChildren(el("h2", "small", t("variant")), field(t("variant"), variantSelect), el("h3", "small", t("options")), box);
+  }
+
+  // --- hand and palette -------------------------------------------------------------------------
+  function renderHand() {
+    const notation = el("input", "calc-notation");
+    notation.name = "notation";
+    notation.autocomplete = "off";
+    notation.spellcheck = false;
+    notation.value = formatTiles(S.hand);
+    notation.addEventListener("input", () => {
+      try {
+        const parsed = parseTiles(notation.value);
+        const used = new Set(VARIANTS[S.variant].tiles.map(nameOf));
+        const bad = parsed.find((n) => !used.has(n));
+        if (bad) throw new Error(bad);
+        S.hand = parsed;
+        if (!S.hand.includes(S.winTile)) S.winTile = parsed.length ? parsed[parsed.length - 1] : null;
+        S.notationError = null;
+      } catch (err) {
+        S.notationError = err.message;
+      }
+      renderHandTiles();
+      renderWinTile();
+      schedule();
+    });
+    notation.addEventListener("change", () => {
+      if (!S.notationError) notation.value = formatTiles(S.hand);
+    });
+    const clear = el("button", "button button-small button-secondary", t("clear"));
+    clear.type = "button";
+    clear.addEventListener("click", () => {
+      S.hand = [];
+      S.winTile = null;
+      renderAll();
+    });
+    const tilesBox = el("div", "calc-hand-tiles");
+    tilesBox.dataset.role = "hand";
+    const status = el("p", "muted small");
+    status.dataset.role = "hand-status";
+    const winBox = el("div", "calc-win-tile");
+    winBox.dataset.role = "win-tile";
+    ui.hand.replaceChildren(el("h2", "small", t("hand")), field(t("notation"), notation), clear, tilesBox, status, winBox);
+    renderHandTiles();
+    renderWinTile();
+  }
+
+  function renderHandTiles() {
+    const box = ui.hand.querySelector('[data-role="hand"]');
+    box.replaceChildren();
+    for (const [i, name] of sortTiles(S.hand).entries()) {
+      const node = tileNode(name, name === S.winTile ? "calc-win" : "", "button");
+      node.type = "button";
+      node.dataset.index = String(i);
+      node.addEventListener("click", () => {
+        S.hand.splice(S.hand.indexOf(name), 1);
+        if (!S.hand.includes(S.winTile)) S.winTile = S.hand.length ? S.hand[S.hand.length - 1] : null;
+        renderAll();
+      });
+      box.append(node);
+    }
+    const status = ui.hand.querySelector('[data-role="hand-status"]');
+    const n = S.hand.length;
+    const need = winSize();
+    if (S.notationError) status.textContent = t("bad_notation", S.notationError);
+    else if (n < need - 1) status.textContent = t("need", need - 1 - n, need, need - 1);
+    else if (n > need) status.textContent = t("too_many", n - need);
+    else status.textContent = "";
+    const notation = ui.hand.querySelector(".calc-notation");
+    if (document.activeElement !== notation) notation.value = formatTiles(S.hand);
+  }
+
+  function renderWinTile() {
+    const box = ui.hand.querySelector('[data-role="win-tile"]');
+    const kinds = sortTiles([...new Set(S.hand)]);
+    if (!kinds.length) {
+      box.replaceChildren();
+      return;
+    }
+    const node = select("win_tile", kinds.map((k) => [k, tileLabel(k)]), S.winTile, (v) => {
+      S.winTile = v;
+      renderHandTiles();
+      schedule();
+    });
+    box.replaceChildren(field(t("win_tile"), node));
+  }
+
+  function renderPalette() {
+    const box = el("div", "calc-palette-tiles");
+    for (const index of VARIANTS[S.variant].tiles) {
+      const name = nameOf(index);
+      const node = tileNode(name, "playable", "button");
+      node.type = "button";
+      node.disabled = copies(name) >= 4;
+      node.addEventListener("click", () => {
+        if (copies(name) >= 4 || S.hand.length >= winSize()) return;
+        S.hand.push(name);
+        S.winTile = name;
+        S.notationError = null;
+        renderHandTiles();
+        renderWinTile();
+        renderPaletteState();
+        schedule();
+      });
+      box.append(node);
+    }
+    ui.palette.replaceChildren(el("h2", "small", t("palette")), box);
+  }
+
+  function renderPaletteState() {
+    for (const node of ui.palette.querySelectorAll("[data-tile]")) {
+      node.disabled = copies(node.dataset.tile) >= 4 || S.hand.length >= winSize();
+    }
+  }
+
+  // --- melds ------------------------------------------------------------------------------------
+  const MELD_KINDS = () => {
+    const kinds = [["chow", t("chow")], ["pong", t("pong")], ["kong", t("kong")], ["concealed_kong", t("concealed_kong")]];
+    if (S.variant === "taiyuan_lisi") kinds.shift();
+    if (S.variant === "changchun") for (const k of ["xuanfeng", "xi", "yao", "jiu"]) kinds.push([k, t(k)]);
+    if (S.variant === "siping") {
+      if (S.options.siping.fengang) kinds.push(["xuanfeng", t("xuanfeng")]);
+      if (S.options.siping.zfbgang) kinds.push(["xi", t("xi")]);
+    }
+    return kinds;
+  };
+
+  function meldJson(m) {
+    const out = { type: m.type, tiles: formatTiles(m.tiles) };
+    if (m.concealed) out.concealed = true;
+    if (m.name) out.name = m.name;
+    if (m.from !== null && m.from !== undefined && m.from !== "") out.from = Number(m.from);
+    return out;
+  }
+
+  function renderMelds() {
+    const list = el("ul", "calc-meld-list");
+    S.melds.forEach((m, i) => {
+      const item = el("li", "calc-meld");
+      const tilesBox = el("span", "tiles");
+      for (const name of sortTiles(m.tiles)) tilesBox.append(tileNode(name, "small"));
+      const kind = m.name ? t(m.name) : m.concealed ? t("concealed_kong") : t(m.type);
+      const remove = el("button", "button button-small button-secondary", t("remove"));
+      remove.type = "button";
+      remove.addEventListener("click", () => {
+        S.melds.splice(i, 1);
+        renderAll();
+      });
+      item.append(el("span", "calc-meld-kind", kind), tilesBox);
+      if (m.from !== null && m.from !== "") item.append(el("span", "muted small", t("seat", m.from)));
+      item.append(remove);
+      list.append(item);
+    });
+    let kind = MELD_KINDS()[0][0];
+    const kindSelect = select("meld_type", MELD_KINDS(), kind, (v) => {
+      kind = v;
+    });
+    const tilesInput = el("input", "calc-meld-tiles");
+    tilesInput.name = "meld_tiles";
+    tilesInput.placeholder = "345m";
+    tilesInput.autocomplete = "off";
+    let from = "";
+    const fromSelect = select("meld_from", [["", t("none")], ...seats], from, (v) => {
+      from = v;
+    });
+    const error = el("span", "calc-error small");
+    const add = el("button", "button button-small", t("add_meld"));
+    add.type = "button";
+    add.addEventListener("click", () => {
+      let tiles;
+      try {
+        tiles = parseTiles(tilesInput.value);
+      } catch (err) {
+        error.textContent = t("bad_notation", err.message);
+        return;
+      }
+      const special = ["xuanfeng", "xi", "yao", "jiu"].includes(kind);
+      const meld = {
+        type: special ? "special_kong" : kind === "concealed_kong" ? "kong" : kind,
+        tiles,
+        concealed: kind === "concealed_kong",
+        name: special ? kind : null,
+        from: kind === "concealed_kong" || special ? null : from,
+      };
+      S.melds.push(meld);
+      while (S.hand.length > winSize()) S.hand.pop();
+      renderAll();
+    });
+    const form = el("div", "calc-meld-form");
+    form.append(field(t("meld_type"), kindSelect), field(t("meld_tiles"), tilesInput), field(t("meld_from"), fromSelect), add, error);
+    ui.melds.replaceChildren(el("h2", "small", t("melds")), list, form);
+  }
+
+  // --- the win ----------------------------------------------------------------------------------
+  function renderWin() {
+    const box = el("div", "calc-win-fields");
+    const winByChoices = Object.keys(LABELS.win_by).map((k) => [k, label(LABELS.win_by, k)]);
+    box.append(
+      field(t("dealer"), select("dealer", seats, S.dealer, (v) => { S.dealer = Number(v); schedule(); })),
+      field(t("winner"), select("winner", seats, S.winner, (v) => { S.winner = Number(v); schedule(); })),
+      field(t("win_by"), select("win_by", winByChoices, S.winBy, (v) => { S.winBy = v; renderWin(); schedule(); })),
+    );
+    if (S.winBy === "discard" || S.winBy === "rob_kong") {
+      box.append(field(t("discarder"), select("discarder", seats, S.discarder, (v) => { S.discarder = Number(v); schedule(); })));
+    }
+    box.append(field(t("ting"), checkbox("ting", S.ting, (v) => { S.ting = v; schedule(); })));
+    if (VARIANTS[S.variant].treasure) {
+      const names = [["", t("none")], ...VARIANTS[S.variant].tiles.map((i) => [nameOf(i), tileLabel(nameOf(i))])];
+      box.append(field(t("treasure"), select("treasure", names, S.treasure, (v) => { S.treasure = v; schedule(); })));
+      box.append(field(t("treasure_win"), checkbox("treasure_win", S.treasureWin, (v) => { S.treasureWin = v; schedule(); })));
+      if (S.variant === "changchun") {
+        box.append(field(t("duibao"), checkbox("duibao", S.duibao, (v) => { S.duibao = v; schedule(); })));
+      }
+    }
+    if (S.variant === "siping") box.append(field(t("chen"), checkbox("chen", S.chen, (v) => { S.chen = v; schedule(); })));
+    if (S.variant === "taiyuan_lisi") {
+      box.append(field(t("discarder_ting"), checkbox("discarder_ting", S.discarderTing, (v) => { S.discarderTing = v; schedule(); })));
+    }
+    const opened = el("div", "calc-opened");
+    opened.append(el("span", "calc-label", t("opened")));
+    for (let s = 0; s < 4; s += 1) {
+      opened.append(field(t("seat", s), checkbox(`opened_${s}`, S.opened[s], (v) => { S.opened[s] = v; schedule(); })));
+    }
+    box.append(opened);
+    ui.win.replaceChildren(el("h2", "small", t("win")), box);
+  }
+
+  // --- the case and the answer ------------------------------------------------------------------
+  function buildCase() {
+    const n = S.hand.length;
+    const need = winSize();
+    if (S.notationError || (n !== need && n !== need - 1)) return null;
+    const kind = n === need ? "win" : "ting";
+    const c = {
+      kind,
+      variant: S.variant,
+      options: S.options[S.variant],
+      dealer: S.dealer,
+      winner: S.winner,
+      hand: formatTiles(S.hand),
+      melds: S.melds.map(meldJson),
+      opened: S.opened,
+      extra: {},
+    };
+    if (S.variant === "siping") c.extra.chen = S.chen;
+    if (kind === "ting") return c;
+    c.win_tile = S.winTile;
+    c.win_by = S.winBy;
+    if (S.winBy === "discard" || S.winBy === "rob_kong") c.discarder = S.discarder;
+    c.ting = S.ting;
+    if (VARIANTS[S.variant].treasure) {
+      c.treasure = S.treasure || null;
+      c.treasure_win = S.treasureWin;
+      if (S.variant === "changchun" && S.duibao) c.extra.duibao = true;
+    }
+    if (S.variant === "taiyuan_lisi") c.extra.discarder_ting = S.discarderTing;
+    return c;
+  }
+
+  let timer = null;
+  let asked = 0;
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(judge, 120);
+  }
+
+  async function judge() {
+    const c = buildCase();
+    if (!c) {
+      ui.result.replaceChildren();
+      ui.result.dataset.state = "empty";
+      return;
+    }
+    const mine = ++asked;
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]");
+    let body;
+    try {
+      const response = await fetch(JUDGE_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": token ? token.value : "" },
+        credentials: "same-origin",
+        body: JSON.stringify(c),
+      });
+      body = await response.json();
+    } catch (err) {
+      body = { error: String(err) };
+    }
+    if (mine !== asked) return; // a later request is on its way
+    renderResult(c, body);
+  }
+
+  function renderResult(c, answer) {
+    const out = [el("h2", "small", t("result"))];
+    ui.result.dataset.state = answer.error ? "error" : c.kind;
+    if (answer.error) {
+      out.push(el("p", "calc-error", `${t("error")}: ${answer.error}`));
+    } else if (c.kind === "ting") {
+      out.push(...renderWaits(answer));
+    } else {
+      out.push(...renderVerdict(c, answer));
+    }
+    ui.result.replaceChildren(...out);
+  }
+
+  function reasonNodes(key) {
+    const p = el("p", "calc-reason");
+    p.dataset.reason = key;
+    p.append(el("strong", "", `${t("reason")}: ${label(LABELS.reasons[S.variant], key)}`), " ");
+    p.append(el("code", "", key), " ");
+    p.append(el("span", "muted", ruleText(LABELS.reasons[S.variant], key)));
+    return p;
+  }
+
+  function renderWaits(answer) {
+    const nodes = [];
+    const head = el("p", answer.ting_allowed ? "calc-legal" : "calc-illegal", answer.ting_allowed ? t("ting_allowed") : t("ting_refused"));
+    nodes.push(head);
+    const waits = el("div", "calc-waits");
+    waits.dataset.role = "waits";
+    waits.append(el("span", "calc-label", t("waits")));
+    if (!answer.waits.length) waits.append(el("span", "muted", t("no_waits")));
+    for (const name of answer.waits) waits.append(tileNode(name, "small"));
+    nodes.push(waits);
+    if (answer.reason) nodes.push(reasonNodes(answer.reason));
+    return nodes;
+  }
+
+  function renderVerdict(c, answer) {
+    if (!answer.legal) return [el("p", "calc-illegal", t("illegal")), reasonNodes(answer.reason)];
+    const fanTable = LABELS.fan[S.variant] || {};
+    const table = el("table", "calc-fan");
+    table.dataset.role = "fan";
+    const head = el("tr");
+    for (const h of [t("fan"), t("key"), t("value"), t("rule")]) head.append(el("th", "", h));
+    table.append(head);
+    for (const [key, value] of Object.entries(answer.fan)) {
+      const row = el("tr");
+      row.dataset.key = key;
+      row.append(el("td", "calc-fan-name", label(fanTable, key)), el("td", "", key), el("td", "num", String(value)), el("td", "muted small", ruleText(fanTable, key)));
+      table.append(row);
+    }
+    const total = el("tr", "calc-total");
+    total.append(el("th", "", t("total")), el("td"), el("td", "num", String(answer.total)), el("td"));
+    table.append(total);
+    const pay = el("table", "calc-payments");
+    pay.dataset.role = "payments";
+    const payHead = el("tr");
+    const payRow = el("tr");
+    answer.payments.forEach((amount, seat) => {
+      const marks = [];
+      if (seat === c.winner) marks.push(t("you"));
+      if (seat === c.dealer) marks.push(t("dealer_mark"));
+      if (c.discarder === seat) marks.push(t("payer"));
+      payHead.append(el("th", "", t("seat", seat) + (marks.length ? ` (${marks.join(", ")})` : "")));
+      const cell = el("td", `num ${amount > 0 ? "plus" : amount < 0 ? "minus" : ""}`, (amount > 0 ? "+" : "") + amount);
+      cell.dataset.seat = String(seat);
+      payRow.append(cell);
+    });
+    pay.append(payHead, payRow);
+    return [el("p", "calc-legal", t("legal")), table, el("h3", "small", t("payments")), pay];
+  }
+
+  function renderAll() {
+    renderSetup();
+    renderHand();
+    renderPalette();
+    renderPaletteState();
+    renderMelds();
+    renderWin();
+    schedule();
+  }
+
+  renderAll();
+})();
