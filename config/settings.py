@@ -160,10 +160,18 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Queyou 雀友 <noreply@local
 EMBEDDED_REDIS_PORT = env_int("QUEYOU_REDIS_PORT", 6390, minimum=1)
 REDIS_URL = check_redis_url(env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0"))
 
+# redis-py (>= 6) reads with a 5 s socket timeout by default, and channels_redis waits for a
+# message with a 5 s blocking BZPOPMIN: a socket that heard nothing for 5 s had its consumer
+# killed by a TimeoutError (the player was disconnected). The read timeout must outlast the pop.
+CHANNEL_LAYER_SOCKET_TIMEOUT_S = 15
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 30},
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT_S}],
+            "capacity": 1000,
+            "expiry": 30,
+        },
     }
 }
 

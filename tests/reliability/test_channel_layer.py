@@ -1,0 +1,41 @@
+"""The production channel layer keeps an idle socket's consumer alive (found by bench/ws_load.py).
+
+redis-py reads with a 5 s socket timeout by default and channels_redis waits for a message with a
+5 s blocking pop: before ``CHANNEL_LAYER_SOCKET_TIMEOUT_S`` a consumer that heard nothing for 5 s
+died of a ``TimeoutError`` and its player was disconnected (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from channels_redis.core import RedisChannelLayer
+from django.conf import settings
+
+
+def _production_layer(**overrides: Any) -> RedisChannelLayer:
+    config = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    config.update(prefix=f"reliability{time.monotonic_ns()}", **overrides)
+    return RedisChannelLayer(**config)
+
+
+def test_the_layer_read_timeout_outlasts_its_blocking_pop() -> None:
+    layer = _production_layer()
+    (host,) = layer.hosts
+    assert host["socket_timeout"] is None or host["socket_timeout"] > layer.brpop_timeout
+
+
+@pytest.mark.asyncio
+async def test_an_idle_consumer_waits_past_the_pop_timeout_without_error() -> None:
+    layer = _production_layer()
+    name = await layer.new_channel()
+    try:
+        with pytest.raises(asyncio.TimeoutError):  # our own deadline, not an error of the layer
+            await asyncio.wait_for(layer.receive(name), timeout=layer.brpop_timeout + 1.5)
+        await layer.send(name, {"type": "table.update"})
+        assert (await asyncio.wait_for(layer.receive(name), timeout=5))["type"] == "table.update"
+    finally:
+        await layer.flush()
