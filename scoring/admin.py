@@ -26,7 +26,18 @@ class ReadOnlyLedgerAdmin(ClubScopedModelAdmin):
         return False
 
 
-class LedgerEntryInline(admin.TabularInline):  # type: ignore[type-arg]
+class SettlementLinesMixin:
+    """Lines shown on a settlement page, which the settlement's own admin has scoped already.
+
+    Without this a club manager (who holds no model permissions) would see the settlement but
+    none of its ledger lines, fan items or kong payments (added by the api helper, issue 7).
+    """
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return True
+
+
+class LedgerEntryInline(SettlementLinesMixin, admin.TabularInline):  # type: ignore[type-arg]
     model = LedgerEntry
     fields = (
         "seat",
@@ -46,7 +57,7 @@ class LedgerEntryInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
-class FanItemInline(admin.TabularInline):  # type: ignore[type-arg]
+class FanItemInline(SettlementLinesMixin, admin.TabularInline):  # type: ignore[type-arg]
     model = FanItem
     fields = ("key", "value")
     readonly_fields = fields
@@ -57,7 +68,7 @@ class FanItemInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
-class KongPaymentInline(admin.TabularInline):  # type: ignore[type-arg]
+class KongPaymentInline(SettlementLinesMixin, admin.TabularInline):  # type: ignore[type-arg]
     model = KongPayment
     fields = ("kong_index", "konger", "kind", "tiles", "payer", "amount")
     readonly_fields = fields

@@ -230,7 +230,7 @@ class RoundInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return obj is not None
+        return True  # shown only on a match page, which the match's own admin scoped already
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
         return super().get_queryset(request).defer("state", "actions")
