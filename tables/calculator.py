@@ -75,7 +75,7 @@ class MeldSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class JudgeCaseSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """One case of ``python -m rules judge`` (judge.md, *A case*)."""
 
-    id = serializers.CharField(required=False, help_text="echoed back")
+    id = serializers.JSONField(required=False, help_text="echoed back")
     kind = serializers.ChoiceField(choices=["win", "ting"])
     variant = serializers.ChoiceField(choices=list(VARIANTS))
     options = serializers.DictField(required=False, help_text="room options; defaults apply")
@@ -98,7 +98,7 @@ class JudgeCaseSerializer(serializers.Serializer):  # type: ignore[type-arg]
 class JudgeAnswerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """The judge's answer: a win's verdict, or a ting query's waits (judge.md, *The answer*)."""
 
-    id = serializers.CharField(required=False, allow_null=True)
+    id = serializers.JSONField(required=False, allow_null=True, help_text="the case's id")
     legal = serializers.BooleanField(required=False)
     reason = serializers.CharField(required=False, help_text="the first failing condition")
     fan = serializers.DictField(child=serializers.IntegerField(), required=False)
@@ -109,7 +109,9 @@ class JudgeAnswerSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class JudgeErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.CharField(required=False, allow_null=True)
+    """An invalid case: the judge's error line."""
+
+    id = serializers.JSONField(required=False, allow_null=True)
     error = serializers.CharField()
 
 
@@ -141,7 +143,11 @@ class JudgeView(APIView):
             "`waits` and `ting_allowed` for a ting query. Public; throttled."
         ),
         request=JudgeCaseSerializer,
-        responses={200: JudgeAnswerSerializer, 400: JudgeErrorSerializer},
+        responses={
+            200: JudgeAnswerSerializer,
+            400: JudgeErrorSerializer,
+            413: JudgeErrorSerializer,
+        },
         examples=[OpenApiExample("Changchun 单调 on 中", value=EXAMPLE_CASE, request_only=True)],
         tags=["judge"],
     )

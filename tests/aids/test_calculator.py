@@ -1,0 +1,133 @@
+"""算番器: the public page and ``POST /api/judge/`` (the answers of ``python -m rules judge``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from rules.judge import judge_line
+
+pytestmark = pytest.mark.django_db
+
+CASES = Path("/work/shared/cases")
+CC06 = {
+    "id": "cc-06",
+    "kind": "win",
+    "variant": "changchun",
+    "options": {},
+    "dealer": 0,
+    "winner": 1,
+    "hand": "234m 678p 345s 678s 77z",
+    "melds": [],
+    "win_tile": "7z",
+    "win_by": "discard",
+    "discarder": 2,
+    "ting": True,
+}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle() -> None:
+    cache.clear()  # throttle counters live in the cache
+
+
+def post(client: Client, case: Any) -> Any:
+    return client.post("/api/judge/", json.dumps(case), content_type="application/json")
+
+
+def _golden() -> list[dict[str, Any]]:
+    if not CASES.is_dir():
+        return []
+    return [
+        json.loads(line)["case"]
+        for path in sorted(CASES.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def test_the_endpoint_answers_a_win_as_the_judge_does(client: Client) -> None:
+    response = post(client, CC06)
+    assert response.status_code == 200
+    assert response.json() == {
+        "id": "cc-06",
+        "legal": True,
+        "fan": {"pinghu": 1, "dianpao": 1, "jiahu": 1, "lihu": 1},
+        "total": 4,
+        "payments": [-4, 16, -8, -4],
+    }
+
+
+@pytest.mark.skipif(not _golden(), reason="the golden cases are not mounted")
+def test_every_golden_case_gets_the_cli_judges_answer(client: Client, settings: Any) -> None:
+    settings.API_THROTTLE_RATES = {"judge": "10000/min"}
+    for case in _golden():
+        response = post(client, case)
+        assert response.status_code == 200, case
+        assert response.json() == judge_line(json.dumps(case)), case
+
+
+def test_a_ting_query_lists_the_waits(client: Client) -> None:
+    case = {"kind": "ting", "variant": "shape", "dealer": 0, "winner": 1, "hand": "1112345678999m"}
+    body = post(client, case).json()
+    assert body == {"waits": [f"{n}m" for n in range(1, 10)], "ting_allowed": True}
+
+
+def test_an_invalid_case_is_a_400_with_the_judges_error(client: Client) -> None:
+    bad = {**CC06, "hand": "234m 678p 345s 678s 7z"}
+    response = post(client, bad)
+    assert response.status_code == 400
+    assert response.json() == judge_line(json.dumps(bad))
+    assert "error" in response.json()
+    assert post(client, [1, 2]).status_code == 400
+
+
+def test_an_oversized_body_is_refused(client: Client) -> None:
+    response = post(client, {**CC06, "padding": "x" * 20_000})
+    assert response.status_code == 413
+
+
+def test_clients_are_throttled(client: Client, settings: Any) -> None:
+    settings.API_THROTTLE_RATES = {"judge": "3/min"}
+    codes = [post(client, CC06).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+def test_a_signed_in_browser_must_send_its_csrf_token(make_user: Any) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(make_user("calc"))
+    assert post(browser, CC06).status_code == 403
+    page = browser.get("/calculator/")
+    token = page.cookies["csrftoken"].value
+    response = browser.post(
+        "/api/judge/", json.dumps(CC06), content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
+    assert response.status_code == 200
+
+
+def test_an_anonymous_visitor_needs_no_token(make_user: Any) -> None:
+    assert post(Client(enforce_csrf_checks=True), CC06).status_code == 200
+
+
+def test_the_endpoint_is_in_the_openapi_schema(client: Client) -> None:
+    schema = client.get("/api/schema/?format=json").json()
+    operation = schema["paths"]["/api/judge/"]["post"]
+    assert operation["operationId"] == "judge_hand"
+    assert {"200", "400"} <= set(operation["responses"])
+    assert operation["security"] == [{"cookieAuth": []}, {"tokenAuth": []}, {}]
+
+
+def test_the_page_is_public_and_carries_the_labels_in_both_languages(client: Client) -> None:
+    page = client.get("/calculator/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'id="calc-labels"' in text
+    assert "calculator/calculator.js" in text
+    start = text.index('id="calc-labels">') + len('id="calc-labels">')
+    labels = json.loads(text[start : text.index("</script>", start)])
+    assert labels["fan"]["changchun"]["jiahu"]["zh"] == "夹胡"
+    assert labels["fan"]["changchun"]["jiahu"]["en"] == "Single-wait win"
