@@ -127,7 +127,7 @@ def test_the_page_is_public_and_carries_the_labels_in_both_languages(client: Cli
     text = page.content.decode()
     assert 'id="calc-labels"' in text
     assert "calculator/calculator.js" in text
-    start = text.index('id="calc-labels">') + len('id="calc-labels">')
+    start = text.index(">", text.index('id="calc-labels"')) + 1
     labels = json.loads(text[start : text.index("</script>", start)])
     assert labels["fan"]["changchun"]["jiahu"]["zh"] == "夹胡"
     assert labels["fan"]["changchun"]["jiahu"]["en"] == "Single-wait win"
