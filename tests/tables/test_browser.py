@@ -1,4 +1,5 @@
-"""Four browsers sit, ready and play a whole round to its settlement screen (Playwright).
+"""Four browsers sit, ready and play a whole round to its settlement screen (Playwright); one of
+them reloads its page in the middle of the round.
 
 The server is the real ASGI application (HTTP + websockets) under uvicorn in a thread, on the
 test database. Each "player" clicks what a hurried human would: a win if offered, else "过", else
@@ -150,11 +151,19 @@ def test_four_browsers_play_a_round_to_the_settlement(
                 time.sleep(0.1)
             pages[0].screenshot(path=f"{os.environ['QUEYOU_SCREENSHOTS']}/table-playing.png")
         deadline = time.monotonic() + 240
+        clicks = 0
         while time.monotonic() < deadline:
             if all(p.locator('[data-role="settlement"]').is_visible() for p in pages):
                 break
-            if not any(_click_something(page) for page in pages):
+            if any(_click_something(page) for page in pages):
+                clicks += 1
+            else:
                 time.sleep(0.05)
+            if clicks == 15:
+                # A player reloads mid-round: the page resumes from its stored seq and plays on.
+                pages[1].reload()
+                pages[1].locator('[data-role="board"]').wait_for(state="visible")
+                clicks += 1
         shots = os.environ.get("QUEYOU_SCREENSHOTS")  # a folder, to look at the pages by eye
         for index, page in enumerate(pages):
             if shots:

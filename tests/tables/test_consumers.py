@@ -105,6 +105,13 @@ def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
         sees = viewer is not None and view["seats"][viewer]["ting"]
         if treasure and "tile" in treasure and not sees:
             found.append(f"treasure shown to {viewer}")
+        # 听牌提示 is computed for the viewer's own seat only (rules/hints.py).
+        hint = view.get("hint")
+        if "hint" in view and (viewer is None or (hint is not None and hint["seat"] != viewer)):
+            found.append(f"a hint shown to {viewer}")
+    hints = [p for p, v in walk(message) if v == "hint" and not p.endswith("view.hint")]
+    if hints:
+        found.append(f"hint outside the viewer's view: {hints}")
     if message["type"] == "event":
         event = message["event"]
         owner = event.get("seat")
@@ -218,6 +225,35 @@ async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
         _check_chain(messages, 0)
     assert {"draw", "discard", "meld", "treasure_seen", "round_ended"} <= kinds
     assert steps > 60
+    await _assert_no_secret_values_before_the_end(received)
+
+
+@sync_to_async
+def _secrets_of(round_id: int) -> str:
+    return Round.objects.get(pk=round_id).seed
+
+
+async def _assert_no_secret_values_before_the_end(
+    received: dict[int | None, list[dict[str, Any]]],
+) -> None:
+    """By value, not only by key: a round's seed and salt appear in no message of that round
+    sent before its ``round_ended`` event."""
+    for messages in received.values():
+        ended: set[int] = set()
+        salts: dict[int, str] = {}
+        for message in messages:
+            if message["type"] == "event" and message["event"]["kind"] == "round_ended":
+                salts[message["round_id"]] = message["event"]["salt"]
+        for message in messages:
+            round_id = message.get("round_id")
+            if round_id is None or round_id in ended:
+                continue
+            if message["type"] == "event" and message["event"]["kind"] == "round_ended":
+                ended.add(round_id)
+                continue
+            text = json.dumps(message)
+            assert await _secrets_of(round_id) not in text
+            assert salts[round_id] not in text
 
 
 async def test_a_reconnecting_client_gets_exactly_the_missing_events(
