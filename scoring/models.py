@@ -80,6 +80,11 @@ class RoundSettlement(models.Model):
                 condition=Q(winner__isnull=True) | Q(winner__lte=3), name="settlement_winner_seat"
             ),
         )
+        indexes = (
+            # Ratings: a match's totals per seat over one club (or all) and variant in a period.
+            models.Index(fields=("club", "variant", "ended_at"), name="settle_club_variant_time"),
+            models.Index(fields=("variant", "ended_at"), name="settle_variant_time"),
+        )
 
     def __str__(self) -> str:
         return f"settlement of round {self.round_id}"

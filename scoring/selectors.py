@@ -410,32 +410,58 @@ def _ratings_cache_key(club: Club | int | None, variant: str | None, since: date
     return f"scoring:elo:{club_id}:{variant or '*'}:{day}"
 
 
+def _scoped_settlements(
+    *, club: Club | int | None, variant: str | None, since: datetime | None
+) -> QuerySet[RoundSettlement]:
+    qs = RoundSettlement.objects.all()
+    if club is not None:
+        qs = qs.filter(club_id=club if isinstance(club, int) else club.pk)
+    if variant:
+        qs = qs.filter(variant=variant)
+    if since is not None:
+        qs = qs.filter(ended_at__gte=since)
+    return qs
+
+
 def _compute_elo(
     *, club: Club | int | None, variant: str | None, since: datetime | None
 ) -> dict[int, Rating]:
-    """One grouped query (per match and player: the total, and when the match ended), then the
-    matches in the order they ended (``Match.ended_at``; its start if it has none)."""
-    per_player = (
-        _scoped_entries(club=club, variant=variant, since=since)
+    """Per finished match in scope, the four seats' totals (summed from the settlements: one row
+    per round, a quarter of the ledger entries) and when it ended; then the seats' players from
+    the match, and the Elo pass in the order the matches ended (``Match.ended_at``, else its
+    start)."""
+    totals = (
+        _scoped_settlements(club=club, variant=variant, since=since)
         .filter(match__status=Match.Status.FINISHED)
         .order_by()
-        .values("match_id", "user_id")
-        .annotate(total=Sum("net"), ended=Coalesce("match__ended_at", "match__started_at"))
-        .values_list("match_id", "user_id", "total", "ended")
-    )
-    matches: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    ends: dict[int, datetime] = {}
-    for match_id, user_id, total, ended in per_player:
-        matches[match_id].append((user_id, int(total or 0)))
-        ends[match_id] = ended
-    four = [m for m, players in matches.items() if len(players) == 4]
-    ratings: dict[int, Rating] = defaultdict(Rating)
-    for match_id in sorted(four, key=lambda m: (ends[m], m)):
-        players = matches[match_id]
-        updated = elo_update(
-            [ratings[user].rating for user, _ in players], [total for _, total in players]
+        .values("match_id")
+        .annotate(
+            t0=Sum("net_0"),
+            t1=Sum("net_1"),
+            t2=Sum("net_2"),
+            t3=Sum("net_3"),
+            # An aggregate, not a group key: grouping by an expression forces a sort.
+            ended=Max(Coalesce("match__ended_at", "match__started_at")),
         )
-        for (user, _), new in zip(players, updated, strict=True):
+        .values_list("match_id", "t0", "t1", "t2", "t3", "ended")
+    )
+    per_match = {row[0]: row for row in totals}
+    seated = Match.objects.filter(pk__in=totals.values("match_id")).values_list("pk", "players")
+    games: list[tuple[datetime, int, list[int], list[int]]] = []
+    for match_id, players in seated:
+        people = [p for p in players if isinstance(p, int)] if isinstance(players, list) else []
+        if len(people) != 4 or len(set(people)) != 4:
+            continue  # a bot (or an empty seat) at the table: not a four-player game
+        row = per_match.get(match_id)
+        if row is None:  # settled between the two queries
+            continue
+        _, t0, t1, t2, t3, ended = row
+        games.append((ended, match_id, people, [int(t or 0) for t in (t0, t1, t2, t3)]))
+    games.sort(key=lambda g: (g[0], g[1]))
+    ratings: dict[int, Rating] = defaultdict(Rating)
+    for _ended, _match_id, people, match_totals_ in games:
+        updated = elo_update([ratings[u].rating for u in people], match_totals_)
+        for user, new in zip(people, updated, strict=True):
             rating = ratings[user]
             rating.rating = new
             rating.matches += 1
