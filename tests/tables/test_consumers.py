@@ -225,6 +225,35 @@ async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
         _check_chain(messages, 0)
     assert {"draw", "discard", "meld", "treasure_seen", "round_ended"} <= kinds
     assert steps > 60
+    await _assert_no_secret_values_before_the_end(received)
+
+
+@sync_to_async
+def _secrets_of(round_id: int) -> str:
+    return Round.objects.get(pk=round_id).seed
+
+
+async def _assert_no_secret_values_before_the_end(
+    received: dict[int | None, list[dict[str, Any]]],
+) -> None:
+    """By value, not only by key: a round's seed and salt appear in no message of that round
+    sent before its ``round_ended`` event."""
+    for messages in received.values():
+        ended: set[int] = set()
+        salts: dict[int, str] = {}
+        for message in messages:
+            if message["type"] == "event" and message["event"]["kind"] == "round_ended":
+                salts[message["round_id"]] = message["event"]["salt"]
+        for message in messages:
+            round_id = message.get("round_id")
+            if round_id is None or round_id in ended:
+                continue
+            if message["type"] == "event" and message["event"]["kind"] == "round_ended":
+                ended.add(round_id)
+                continue
+            text = json.dumps(message)
+            assert await _secrets_of(round_id) not in text
+            assert salts[round_id] not in text
 
 
 async def test_a_reconnecting_client_gets_exactly_the_missing_events(
