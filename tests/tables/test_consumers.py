@@ -112,6 +112,13 @@ def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
     hints = [p for p, v in walk(message) if v == "hint" and not p.endswith("view.hint")]
     if hints:
         found.append(f"hint outside the viewer's view: {hints}")
+        # 听牌提示 is computed for the viewer's own seat only (rules/hints.py).
+        hint = view.get("hint")
+        if "hint" in view and (viewer is None or (hint is not None and hint["seat"] != viewer)):
+            found.append(f"a hint shown to {viewer}")
+    hints = [p for p, v in walk(message) if v == "hint" and not p.endswith("view.hint")]
+    if hints:
+        found.append(f"hint outside the viewer's view: {hints}")
     if message["type"] == "event":
         event = message["event"]
         owner = event.get("seat")
@@ -179,18 +186,19 @@ def _next_round(rnd: Round, players: list[Any]) -> Round:
     return Round.objects.select_related("match__room").get(match=rnd.match, number=rnd.number + 1)
 
 
-async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
-    playing: Round, players: list[Any], make_user: Any
-) -> None:
+async def _watch_and_play(
+    first: Round, players: list[Any], make_user: Any, rounds: int
+) -> tuple[dict[int | None, list[dict[str, Any]]], set[str], int]:
+    """Four players and a spectator watch ``rounds`` whole rounds; every message they got."""
     from accounts.models import Membership
 
     @sync_to_async
     def watcher() -> Any:
         user = make_user("watcher")
-        Membership.objects.create(club=playing.match.room.club, user=user)
+        Membership.objects.create(club=first.match.room.club, user=user)
         return user
 
-    room_id = playing.match.room_id
+    room_id = first.match.room_id
     viewers: list[tuple[int | None, Any]] = [(i, players[i]) for i in range(4)]
     viewers.append((None, await watcher()))
     socks = []
@@ -200,10 +208,9 @@ async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
         await send(comm, {"type": "hello"})
         socks.append((seat, comm))
     received: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat, _ in viewers}
-    kinds: set[str] = set()
     rng = random.Random(5)
-    rnd, steps = playing, 0
-    for number in range(3):
+    rnd, steps = first, 0
+    for number in range(rounds):
         if number:
             rnd = await _next_round(rnd, players)
         while await _step(rnd, rng):
@@ -214,18 +221,48 @@ async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
     for seat, comm in socks:
         received[seat] += await drain(comm)
         await comm.disconnect()
+    kinds: set[str] = set()
     for seat, messages in received.items():
         for message in messages:
             assert _leaks(message, seat) == [], message
             if message["type"] == "event":
                 kinds.add(message["event"]["kind"])
         ends = [m for m in messages if m["type"] == "event" and m["event"]["kind"] == "round_ended"]
-        assert len(ends) == 3
-        assert sum(m["type"] == "snapshot" for m in messages) == 3  # one per round
+        assert len(ends) == rounds
+        assert sum(m["type"] == "snapshot" for m in messages) == rounds  # one per round
         _check_chain(messages, 0)
+    await _assert_no_secret_values_before_the_end(received)
+    return received, kinds, steps
+
+
+async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
+    playing: Round, players: list[Any], make_user: Any
+) -> None:
+    _, kinds, steps = await _watch_and_play(playing, players, make_user, rounds=3)
     assert {"draw", "discard", "meld", "treasure_seen", "round_ended"} <= kinds
     assert steps > 60
-    await _assert_no_secret_values_before_the_end(received)
+
+
+@pytest.mark.parametrize("variant", ["harbin", "siping", "taiyuan_lisi"])
+async def test_no_message_leaks_in_the_other_variants(
+    variant: str, players: list[Any], make_club: Any, make_user: Any
+) -> None:
+    from rules.variants import VARIANTS
+
+    if variant not in VARIANTS:
+        pytest.skip(f"the engine has no {variant} flow yet")
+
+    @sync_to_async
+    def deal() -> Round:
+        club = make_club(owner=players[0], members=tuple(players[1:]))
+        room = services.room_create(user=players[0], club=club, name=variant, variant=variant)
+        for index, user in enumerate(players):
+            services.seat_take(room=room, user=user, index=index)
+            services.seat_set_ready(room=room, user=user)
+        return Round.objects.select_related("match__room").get(match__room=room)
+
+    _, kinds, _ = await _watch_and_play(await deal(), players, make_user, rounds=2)
+    assert {"draw", "discard", "round_ended"} <= kinds
 
 
 @sync_to_async
