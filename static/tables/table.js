@@ -406,6 +406,7 @@ function renderSeatArea(area, view, seat) {
       waits.append(tiles(seat.waits, "small"));
       hand.append(waits);
     }
+    if (index === me() && view.hint) hand.append(hintNode(view.hint));
   } else {
     hand.append(backs(seat.concealed_count));
   }
@@ -416,6 +417,63 @@ function renderSeatArea(area, view, seat) {
     river.append(tile(d.face_down && !d.tile ? null : d.tile, classes));
   }
   area.replaceChildren(head, melds, hand, river);
+}
+
+// 听牌提示 (rules/hints.py): this seat's own hint, only ever in its own view.
+const HINT_REASONS = {
+  not_complete: () => _("不成胡牌型"),
+  not_ting: () => _("未报听"),
+  missing_suit: () => _("缺门"),
+  no_terminal: () => _("没有幺九"),
+  no_triplet: () => _("没有刻子"),
+  single_tile_wait: () => _("手把一"),
+  not_opened: () => _("没开门"),
+  one_suit: () => _("一门牌"),
+  no_sequence: () => _("没有顺子"),
+  chen_self_draw_only: () => _("抻后只能自摸"),
+  piao_only: () => _("只能胡飘"),
+};
+
+function hintWaits(entry) {
+  const box = el("span", "hint-waits");
+  for (const w of entry.waits) {
+    const item = el("span", "hint-wait");
+    item.dataset.tile = w.tile;
+    item.dataset.unseen = String(w.unseen);
+    item.append(tile(w.tile, "small"), el("span", "hint-count", interpolate(_("剩%s"), [String(w.unseen)])));
+    box.append(item);
+  }
+  for (const b of entry.blocked || []) {
+    const item = el("span", "hint-wait blocked");
+    item.dataset.tile = b.tile;
+    item.dataset.reason = b.reason;
+    const why = (HINT_REASONS[b.reason] || (() => b.reason))();
+    item.title = interpolate(_("不能胡：%s"), [why]);
+    item.append(tile(b.tile, "small"), el("span", "hint-count", why));
+    box.append(item);
+  }
+  return box;
+}
+
+function hintNode(hint) {
+  const box = el("div", "hint-panel");
+  box.dataset.role = "hint";
+  box.dataset.mode = hint.mode;
+  box.append(el("span", "hint-title", _("听牌提示")));
+  if (hint.mode === "discard") {
+    for (const entry of hint.discards) {
+      const row = el("div", "hint-row");
+      row.dataset.discard = entry.tile;
+      row.append(el("span", "", _("打")), tile(entry.tile, "small"), el("span", "", _("听")), hintWaits(entry));
+      if (entry.declare_ting) row.append(el("span", "badge badge-ting", _("可报听")));
+      box.append(row);
+    }
+  } else {
+    const row = el("div", "hint-row");
+    row.append(el("span", "", _("听")), hintWaits(hint));
+    box.append(row);
+  }
+  return box;
 }
 
 function withoutTiles(all, some) {
