@@ -4,6 +4,10 @@ SubtleCrypto, and the replay viewer steps through the round."""
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,30 +28,63 @@ pytestmark = [
 ]
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 @pytest.fixture
-def page(live_server: Any, client: Any, players: list[Any], settings: Any, monkeypatch: Any) -> Any:
-    from playwright.sync_api import sync_playwright
+def server_url(settings: Any) -> Iterator[str]:
+    """The Django ASGI app (static files from the finders) under uvicorn in a thread, stopped
+    after the test so that no database session outlives it. 127.0.0.1 is a secure context, so
+    the page may use SubtleCrypto over plain HTTP."""
+    import uvicorn
+    from django.core.asgi import get_asgi_application
 
     settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_AUTOREFRESH = True
+    port = _free_port()
+    config = uvicorn.Config(
+        get_asgi_application(), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(server_url: str, client: Any, players: list[Any], settings: Any, monkeypatch: Any) -> Any:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the test's ORM calls are still
+    # plain synchronous code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     client.force_login(players[0])
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         context = browser.new_context()
         context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server_url}]
         )
         yield context.new_page()
         browser.close()
 
 
 def test_the_verify_button_and_the_replay_steps_work_in_a_browser(
-    page: Any, live_server: Any, make_match: Any, make_round: Any
+    page: Any, server_url: str, make_match: Any, make_round: Any
 ) -> None:
     rnd = make_round(make_match(), 1, seed_text="browser")
     services.settle_round(rnd.pk)
-    page.goto(live_server.url + reverse("scoring:replay", args=[rnd.pk]))
+    page.goto(server_url + reverse("scoring:replay", args=[rnd.pk]))
     page.click("#fairness [data-verify]")
     page.wait_for_selector("#fairness .verify-result.ok")
     assert rnd.commitment in page.inner_text("#fairness .verify-result")
