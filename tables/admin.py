@@ -188,7 +188,7 @@ class SeatAdmin(ClubScopedModelAdmin):
     fields = list_display
     actions = ("remove_from_seat",)
 
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         # The room page links here filtered by room; the queryset is club-scoped anyway.
         return lookup == "room__id__exact" or super().lookup_allowed(lookup, value, request)
 
