@@ -141,13 +141,14 @@ def _meld(raw: Any, *, variant: str, winner: int, options: Mapping[str, Any]) ->
     )
 
 
-def _check_hand_size(variant: str, kind: str, size: int, melds: int) -> None:
-    """14 − 3 × melds tiles for a win, one fewer for ting (judge.md, *A case*).
+def _check_hand_size(variant: str, kind: str, size: int, melds: int, hand_size: int = 13) -> None:
+    """14 − 3 × melds tiles for a win, one fewer for ting (judge.md, *A case*); 17 − 3 × melds
+    for a 16-tile variant (``taiwan16``).
 
     ``shape`` also takes a 16-tile hand (17 − 3 × melds, five sets and a pair), as judge.md says.
     """
     short = 1 if kind == "ting" else 0
-    allowed = [14 - 3 * melds - short]
+    allowed = [hand_size + 1 - 3 * melds - short]
     if variant == "shape":
         allowed.append(17 - 3 * melds - short)
     if size not in allowed:
@@ -161,6 +162,10 @@ def _check_tiles_exist(rules: HandRules, tiles: Iterable[Tile], variant: str) ->
     for tile, n in enumerate(counts):
         if not n:
             continue
+        if tile >= FLOWER and rules.has_flowers:
+            raise InvalidCase(
+                f"flower {tile_name(tile)} is set aside at once (补花): give it in extra.flowers"
+            )
         if tile >= FLOWER:
             raise InvalidCase(f"flower {tile_name(tile)} is not used in {variant}")
         if tile not in rules.tiles_used:
@@ -186,12 +191,13 @@ def parse_case(case: Any) -> WinContext | TingContext:
     hand = _tiles(case.get("hand"), "hand")
     raw_melds = _field(case, "melds", list, [])
     melds = tuple(_meld(m, variant=variant, winner=winner, options=options) for m in raw_melds)
-    _check_hand_size(variant, kind, len(hand), len(melds))
+    _check_hand_size(variant, kind, len(hand), len(melds), rules.hand_size)
     _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
     extra = dict(_field(case, "extra", dict, {}))
     for flag in ("duibao", "chen", "discarder_ting"):
         if flag in extra and not isinstance(extra[flag], bool):
             raise InvalidCase(f"extra.{flag} must be true or false, got {extra[flag]!r}")
+    rules.validate_extra(extra)
     opened_raw = _field(case, "opened", list, [False] * 4)
     if len(opened_raw) != 4 or not all(isinstance(x, bool) for x in opened_raw):
         raise InvalidCase("opened must be four true/false values")

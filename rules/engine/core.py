@@ -97,8 +97,13 @@ def new_round(
     dealer: int,
     options: Mapping[str, Any] | None = None,
     round_wind: Tile = EAST,
+    lianzhuang: int = 0,
 ) -> tuple[RoundState, list[Event]]:
-    """Shuffle, roll, commit and deal a round (spec README, items 2–3); the dealer is to act."""
+    """Shuffle, roll, commit and deal a round (spec README, items 2–3); the dealer is to act.
+
+    ``round_wind`` and ``lianzhuang`` (the dealer's consecutive stays, 連莊) come from the match
+    (Taiwan's four wind rounds, ``taiwan16.md``); the count is kept in ``state.extra`` only when
+    non-zero, so that the other variants' states are unchanged."""
     from rules.variants import get_variant
 
     v = get_variant(variant)
@@ -129,6 +134,7 @@ def new_round(
         seats=seats,
         phase=TurnPhase(seat=dealer, drawn=True, source="deal"),
         reserve_stacks=v.reserve_stacks(0),
+        extra={"lianzhuang": lianzhuang} if lianzhuang else {},
     )
     out: list[Event] = [
         RoundStarted(

@@ -99,6 +99,16 @@ class Drew(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FlowerShown(Event):
+    """补花 (Taiwan): ``seat`` sets flower ``tile`` aside, face up for everyone; a replacement
+    from the far end follows (a :class:`Drew` with ``replacement``)."""
+
+    seat: int
+    tile: Tile
+    kind: ClassVar[str] = "flower"
+
+
+@dataclass(frozen=True, slots=True)
 class Discarded(Event):
     """打牌. ``ting``: it declared ting; ``face_down``: hidden from the others (Li-Si)."""
 

@@ -13,6 +13,7 @@ from rules.variants.base import Variant
 from rules.variants.changchun import Changchun
 from rules.variants.harbin import Harbin
 from rules.variants.siping import Siping
+from rules.variants.taiwan16 import Taiwan16
 from rules.variants.taiyuan_lisi import TaiyuanLisi
 
 VARIANTS: dict[str, type[Variant]] = {
@@ -20,6 +21,7 @@ VARIANTS: dict[str, type[Variant]] = {
     Harbin.key: Harbin,
     Siping.key: Siping,
     TaiyuanLisi.key: TaiyuanLisi,
+    Taiwan16.key: Taiwan16,
 }
 
 

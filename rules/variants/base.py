@@ -13,6 +13,7 @@ reached through :meth:`Variant.hand_rules`, the same code the judge calls.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rules.engine.actions import Action
@@ -27,6 +28,17 @@ if TYPE_CHECKING:
     from rules.wins.base import HandRules
 
 TingMode = Literal["none", "optional", "required"]
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """Who deals the next round of a match, in which wind round, with which 連莊 count;
+    ``match_over`` when the four wind rounds (一將) are played."""
+
+    dealer: int
+    round_wind: Tile
+    lianzhuang: int
+    match_over: bool = False
 
 
 class Variant:
@@ -52,6 +64,9 @@ class Variant:
     rob_added_kong: ClassVar[bool] = True
     ting_discard_face_down: ClassVar[bool] = False
     default_reserve_stacks: ClassVar[int] = 7
+    wind_rounds: ClassVar[bool] = False
+    """A match is four wind rounds with a 連莊 count (Taiwan): the web layer's match asks
+    :meth:`next_round` for each next round's wind and count."""
 
     def shape_filters(self, state: RoundState) -> bool:
         """Whether every win is four sets and a pair of ordinary tiles (3n+2 concealed tiles
@@ -131,6 +146,13 @@ class Variant:
         if winner is None or winner == state.dealer:
             return state.dealer
         return (state.dealer + 1) % 4
+
+    def next_round(
+        self, *, first_dealer: int, dealer: int, round_wind: Tile, lianzhuang: int, next_dealer: int
+    ) -> NextRound:
+        """The next round of a match: by default only the dealer changes (the round wind stays,
+        no 連莊 count, the match goes on until a player leaves)."""
+        return NextRound(next_dealer, round_wind, 0)
 
     def settled_kong_transfers(self, state: RoundState, winner: int | None) -> tuple[Transfer, ...]:
         """Kong payments settled at the end (all of them by default, drawn round included)."""

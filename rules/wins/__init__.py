@@ -24,6 +24,7 @@ from rules.wins.changchun import ChangchunRules
 from rules.wins.harbin import HarbinRules
 from rules.wins.shape import ShapeRules
 from rules.wins.siping import SipingRules
+from rules.wins.taiwan16 import Taiwan16Rules
 from rules.wins.taiyuan_lisi import TaiyuanLisiRules
 
 _RULES: dict[str, type[HandRules]] = {
@@ -32,11 +33,12 @@ _RULES: dict[str, type[HandRules]] = {
     "harbin": HarbinRules,
     "siping": SipingRules,
     "taiyuan_lisi": TaiyuanLisiRules,
+    "taiwan16": Taiwan16Rules,
 }
 
 VARIANTS: tuple[str, ...] = tuple(_RULES)
-NOT_BUILT: tuple[str, ...] = ("taiwan16",)
-"""Specified (spec ``taiwan16.md``) but without hand rules yet."""
+NOT_BUILT: tuple[str, ...] = ()
+"""Specified but without hand rules yet (none: ``taiwan16`` is built)."""
 
 
 @cache

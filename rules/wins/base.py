@@ -239,6 +239,10 @@ class HandRules:
     defaults: ClassVar[Mapping[str, Any]] = {}
     tiles_used: ClassVar[frozenset[Tile]] = frozenset(range(NUM_KINDS))
     has_treasure: ClassVar[bool] = False
+    hand_size: ClassVar[int] = 13
+    """Tiles of a hand between turns (13; Taiwan 16): a win holds ``hand_size + 1``."""
+    has_flowers: ClassVar[bool] = False
+    """Flowers (花牌) are played; they are set aside, never in a hand (``extra.flowers``)."""
 
     # --- options -------------------------------------------------------------------------------
     @property
@@ -259,6 +263,9 @@ class HandRules:
                 _check_option(name, value, self.defaults[name])
             merged[name] = value
         return merged
+
+    def validate_extra(self, extra: Mapping[str, Any]) -> None:
+        """Raise InvalidCase for a malformed variant fact in a case's ``extra`` (none here)."""
 
     # --- readings and verdicts -----------------------------------------------------------------
     def readings(self, ctx: WinContext) -> list[Reading]:

@@ -124,8 +124,10 @@ def test_the_shape_variant_takes_a_sixteen_tile_hand_with_five_sets():
     assert "tiles" in answer(variant="changchun", hand="123m 456m 789m 234p 567p 99s")["error"]
 
 
-def test_taiwan16_is_known_but_not_built():
-    assert "not built" in answer(variant="taiwan16")["error"]
+def test_taiwan16_is_judged_with_a_sixteen_tile_hand():
+    assert "need 17" in answer(variant="taiwan16")["error"]
+    result = answer(variant="taiwan16", hand="123m 456m 789m 234p 567p 99s", win_tile="9s")
+    assert result["legal"] is True
 
 
 def test_unknown_option_keys_are_ignored():
