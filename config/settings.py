@@ -211,6 +211,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "tables.models.Match.Status",
         "RoundStatusEnum": "tables.models.Round.Status",
         "MembershipStatusEnum": "accounts.models.Membership.Status",
+        "VariantEnum": "tables.models.Variant",
     },
 }
 
