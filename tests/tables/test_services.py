@@ -222,3 +222,32 @@ def test_bots_fill_the_empty_seats_and_a_match_starts(room: Any, players: list[A
         else:
             assert services.round_autoplay(round_id=rnd.pk, version=rnd.version)
     assert fresh(rnd).status == Round.Status.ENDED
+
+
+@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi"])
+def test_every_built_variant_plays_a_whole_round_through_the_service(
+    variant: str, players: list[Any], make_club: Any
+) -> None:
+    from rules.variants import VARIANTS
+
+    if variant not in VARIANTS:
+        pytest.skip(f"the engine has no {variant} flow yet")
+    club = make_club(owner=players[0], members=tuple(players[1:]))
+    room = services.room_create(user=players[0], club=club, name=variant, variant=variant)
+    for index, user in enumerate(players):
+        services.seat_take(room=room, user=user, index=index)
+        services.seat_set_ready(room=room, user=user)
+    rnd = Round.objects.get(match__room=room)
+    from tables import bots
+
+    for _ in range(1000):
+        rnd = fresh(rnd)
+        if rnd.status != Round.Status.PLAYING:
+            break
+        state = state_of(rnd)
+        seat = gameplay.deciders(state)[0]
+        action = gameplay.action_json(bots.choose_action(state, seat))
+        assert act(rnd, seat, action).ok
+    ended = fresh(rnd)
+    assert ended.status == Round.Status.ENDED
+    assert sum(ended.result["nets"]) == 0
