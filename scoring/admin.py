@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
+from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
 
@@ -96,7 +97,34 @@ class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
         "capped",
         "ended_at",
     )
-    list_filter = ("variant", "capped")
+    list_filter = ("variant", "capped", club_filter("club"))
     list_select_related = ("club", "round")
+    search_fields = ("match__room__name", "club__name")
     date_hierarchy = "ended_at"
     inlines = (LedgerEntryInline, FanItemInline, KongPaymentInline)
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyLedgerAdmin):
+    """账目 line by line: who won or paid what, searchable by player (added by the api helper)."""
+
+    list_display = (
+        "ended_at",
+        "club",
+        "match",
+        "settlement",
+        "seat",
+        "user",
+        "won",
+        "self_drawn",
+        "dealt_in",
+        "fan_total",
+        "win_amount",
+        "kong_amount",
+        "cap_adjustment",
+        "net",
+    )
+    list_filter = (club_filter("club"), "variant", "won", "self_drawn", "dealt_in")
+    list_select_related = ("club", "user", "match", "settlement")
+    search_fields = ("user__username", "user__display_name")
+    date_hierarchy = "ended_at"

@@ -42,6 +42,18 @@ def test_ledgers_are_read_only_and_another_clubs_are_not_found(manager_client, w
     assert RoundSettlement.objects.filter(pk=own.pk).exists()
 
 
+def test_ledger_lines_are_listed_per_player_for_my_club_only(manager_client, world):
+    settled_match(world["room_a"], world["a_players"])
+    settled_match(world["room_b"], world["b_players"], seed_text="b")
+    listing = manager_client.get(
+        reverse("admin:scoring_ledgerentry_changelist"), {"q": world["a_players"][1].username}
+    )
+    entries = list(listing.context["cl"].queryset)
+    assert [e.user_id for e in entries] == [world["a_players"][1].pk]
+    everything = manager_client.get(reverse("admin:scoring_ledgerentry_changelist"))
+    assert {e.club_id for e in everything.context["cl"].queryset} == {world["a"].pk}
+
+
 def membership_action(client, name, ids):
     return client.post(
         reverse("admin:accounts_membership_changelist"),

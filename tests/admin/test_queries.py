@@ -21,6 +21,7 @@ PAGES = (
     "admin:accounts_membership_changelist",
     "admin:accounts_club_changelist",
     "admin:scoring_roundsettlement_changelist",
+    "admin:scoring_ledgerentry_changelist",
 )
 
 

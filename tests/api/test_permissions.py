@@ -7,6 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import Club, Membership
+from tables import selectors
 from tables.models import Match, Room, Round, RoundEvent
 from tests.api.helpers import contains_key, settled_match, start_round
 
@@ -165,7 +166,13 @@ def test_only_a_manager_dissolves_and_everyone_is_told_why(api_for, players, roo
     assert (match.status, match.end_reason) == (Match.Status.FINISHED, "dissolved")
     notice = RoundEvent.objects.get(round=rnd, kind="table_dissolved")
     assert notice.seq == rnd.last_seq
-    assert all(view["reason"] == "掉线太久" for view in notice.views.values())
+    # What the table's sockets send each seat and each spectator after the change.
+    for viewer in (0, 1, 2, 3, None):
+        sent = selectors.visible_events(rnd, viewer, after_seq=0, upto_seq=rnd.last_seq)
+        assert sent[-1] == (
+            notice.seq,
+            {"kind": "table_dissolved", "reason": "掉线太久", "by": "a0"},
+        )
 
 
 def test_lists_are_paginated(api_for, players, club):
