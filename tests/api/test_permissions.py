@@ -198,3 +198,15 @@ def test_the_schema_and_docs_are_served(client, players):
     assert b"/api/rooms/{id}/join/" in schema.content
     client.force_login(players[0])
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_password_guessing_on_the_token_endpoint_locks_the_account_out(players, password):
+    client = APIClient()
+    name = players[0].username
+    for _ in range(5):
+        client.post("/api/auth/token/", {"username": name, "password": "guess"}, format="json")
+    locked = client.post(
+        "/api/auth/token/", {"username": name, "password": password}, format="json"
+    )
+    assert locked.status_code in {400, 403, 429}
+    assert "token" not in locked.json()
