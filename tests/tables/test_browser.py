@@ -149,7 +149,8 @@ def test_four_browsers_play_a_round_to_the_settlement(
             for _ in range(12):
                 any(_click_something(page) for page in pages)
                 time.sleep(0.1)
-            pages[0].screenshot(path=f"{os.environ['QUEYOU_SCREENSHOTS']}/table-playing.png")
+            shots = os.environ["QUEYOU_SCREENSHOTS"]
+            pages[0].screenshot(path=f"{shots}/{room.variant}-playing.png")
         deadline = time.monotonic() + 240
         clicks = 0
         while time.monotonic() < deadline:
@@ -167,13 +168,17 @@ def test_four_browsers_play_a_round_to_the_settlement(
         shots = os.environ.get("QUEYOU_SCREENSHOTS")  # a folder, to look at the pages by eye
         for index, page in enumerate(pages):
             if shots:
-                page.screenshot(path=f"{shots}/table-seat{index}.png", full_page=True)
+                name = f"{shots}/{room.variant}-seat{index}.png"
+                page.screenshot(path=name, full_page=True)
             settlement = page.locator('[data-role="settlement"]')
             assert settlement.is_visible()
             assert settlement.locator(".pay-table tr").count() == 5  # header + four hands
         browser.close()
 
 
-@pytest.fixture
-def playing_room(room: Any) -> Any:
+@pytest.fixture(params=["changchun", "taiyuan_lisi"])
+def playing_room(request: Any, room: Any) -> Any:
+    """The room, in Changchun and in Li-Si (standing tiles, face-down ting discards)."""
+    room.variant = request.param
+    room.save(update_fields=["variant"])
     return room
