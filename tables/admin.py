@@ -54,6 +54,8 @@ class RoomAdmin(ClubScopedModelAdmin):
 
     form = RoomAdminForm
     action_form = DissolveActionForm
+    # Deleting a room deletes its matches and their ledgers: managers close rooms instead.
+    club_manager_may_delete = False
     list_display = (
         "name",
         "club",

@@ -202,3 +202,10 @@ def test_match_history_is_read_only_for_club_admins(manager_client, world):
 def test_site_staff_see_every_club(admin_client, world):
     page = admin_client.get(reverse("admin:tables_room_changelist"))
     assert {r.pk for r in page.context["cl"].queryset} == {world["room_a"].pk, world["room_b"].pk}
+
+
+def test_a_club_admin_closes_rooms_but_cannot_delete_them(manager_client, world):
+    room = world["room_a"]
+    manager_client.post(reverse("admin:tables_room_delete", args=[room.pk]), {"post": "yes"})
+    action(manager_client, "room", "delete_selected", [room.pk], post="yes")
+    assert Room.objects.filter(pk=room.pk).exists()
