@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.payments import nets
 from scoring import services, tasks
@@ -233,3 +235,39 @@ def test_the_sweeper_and_the_task_racing_leave_one_ledger(make_match, make_round
     _in_threads(4, job)
     assert RoundSettlement.objects.filter(round=rnd).count() == 1
     assert LedgerEntry.objects.filter(settlement__round=rnd).count() == 4
+
+
+# --- the writer over many simulated rounds ---------------------------------------------------
+
+_numbers = iter(range(1, 1_000_000))
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.text(min_size=1, max_size=6),
+    dealer=st.integers(min_value=0, max_value=3),
+    cap=st.one_of(st.none(), st.integers(min_value=1, max_value=12)),
+)
+def test_the_written_ledger_is_zero_sum_capped_and_adds_up(
+    make_match, make_round, seed, dealer, cap
+):
+    match = make_match(options={} if cap is None else {"cap": cap})
+    rnd = make_round(match, next(_numbers), seed_text=seed, dealer=dealer)
+    settlement = _settle(rnd)
+    entries = list(settlement.entries.all())
+    assert len(entries) == 4
+    assert sum(e.net for e in entries) == 0
+    assert [e.net for e in sorted(entries, key=lambda e: e.seat)] == list(settlement.nets)
+    assert [e.net for e in sorted(entries, key=lambda e: e.seat)] == rnd.result["nets"]
+    if cap is not None:
+        assert all(abs(e.net) <= cap for e in entries)
+    kong = nets(_transfer(p) for p in settlement.kong_payments.all())
+    for e in entries:
+        assert e.net == e.win_amount + e.kong_amount + e.cap_adjustment
+        assert e.kong_amount == kong[e.seat]
+        assert e.won == (e.seat == settlement.winner)
+    if settlement.winner is None:
+        assert all(e.win_amount == 0 for e in entries)
+        assert not settlement.fan_items.exists()
