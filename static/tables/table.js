@@ -558,10 +558,66 @@ function renderActions(view, decision) {
   ui.actions.replaceChildren(...buttons);
 }
 
+// Fan items by their key in the variant's scoring (rules/wins), named as players call them.
+const FAN_NAMES = {
+  angang: () => _("暗杠"),
+  baopai: () => _("摸宝"),
+  baozhongbao: () => _("宝中宝"),
+  bianzhang: () => _("边张"),
+  bimen: () => _("闭门"),
+  chen: () => _("抻"),
+  dasanyuan: () => _("大三元"),
+  dasixi: () => _("大四喜"),
+  diaojiang: () => _("单调"),
+  dianpao: () => _("点炮"),
+  dihu: () => _("地胡"),
+  dudiao: () => _("独听"),
+  duibao: () => _("对宝"),
+  duiduihu: () => _("碰碰胡"),
+  feng: () => _("风刻"),
+  flower: () => _("花牌"),
+  gangkai: () => _("杠上开花"),
+  gangshang: () => _("杠上开花"),
+  haidi: () => _("海底捞月"),
+  huagang: () => _("花杠"),
+  hunyise: () => _("混一色"),
+  jia: () => _("夹"),
+  jiahu: () => _("夹胡"),
+  kadang: () => _("卡当"),
+  kanzhang: () => _("砍张"),
+  lianzhuang: () => _("连庄"),
+  lihu: () => _("立胡"),
+  liting: () => _("立听"),
+  menqing: () => _("门清"),
+  menqing_zimo: () => _("门清自摸"),
+  minggang: () => _("明杠"),
+  mobao: () => _("摸宝"),
+  piao: () => _("飘"),
+  piaohu: () => _("飘胡"),
+  pinghu: () => _("平胡"),
+  qianggang: () => _("抢杠"),
+  qinglong: () => _("青龙"),
+  qingyise: () => _("清一色"),
+  quanqiu: () => _("全求人"),
+  quemen: () => _("缺门"),
+  sanjiabi: () => _("三家闭"),
+  sanyuan_pong: () => _("箭刻"),
+  siguiyi: () => _("四归一"),
+  tianhu: () => _("天胡"),
+  ting_declared: () => _("报听"),
+  xiaosanyuan: () => _("小三元"),
+  xiaosixi: () => _("小四喜"),
+  zhuang: () => _("庄家"),
+  zhuanghu: () => _("庄家胡"),
+  zhuangjia: () => _("庄家"),
+  zimo: () => _("自摸"),
+};
+
 const WIN_BY = {
   self_draw: () => _("自摸"),
   discard: () => _("点炮"),
   rob_kong: () => _("抢杠"),
+  kong_draw: () => _("杠上开花"),
 };
 
 function renderSettlement(view) {
@@ -585,7 +641,7 @@ function renderSettlement(view) {
   if (fan.length) {
     const list = el("table", "fan-table");
     list.append(row([_("番种"), _("番")], "th"));
-    for (const [name, value] of fan) list.append(row([_(name), String(value)]));
+    for (const [name, value] of fan) list.append(row([(FAN_NAMES[name] || (() => name))(), String(value)]));
     list.append(row([_("合计"), String(result.total)], "th"));
     nodes.push(list);
   }
