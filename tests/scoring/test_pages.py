@@ -260,3 +260,18 @@ def test_cached_ratings_are_reused_for_a_minute_after_a_new_settlement(
     assert elo_ratings() == first  # within the minute: the cached ratings
     settings.SCORING_RATINGS_MAX_STALE_S = 0
     assert elo_ratings()[players[0].pk].matches == MIN_RATED_MATCHES + 1
+
+
+def test_the_pages_speak_the_players_language(client, players, played):
+    match, rounds = played
+    player = players[0]
+    player.language = "en"
+    player.save(update_fields=["language"])
+    client.force_login(player)
+    body = client.get(reverse("scoring:match", args=[match.pk])).content.decode()
+    assert "Round by round" in body
+    assert "每盘结算" not in body
+    board = client.get(reverse("scoring:leaderboard")).content.decode()
+    assert "Self-draw rate" in board
+    replay = client.get(reverse("scoring:replay", args=[rounds[0].pk])).content.decode()
+    assert "Fairness check" in replay
