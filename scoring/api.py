@@ -31,6 +31,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
 from scoring import selectors
+from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
 from tables.models import Match, Round, RoundEvent, Variant
 
@@ -158,12 +159,41 @@ class MatchDetailSerializer(MatchSerializer):
         return [dict(RoundRowSerializer(row).data) for row in rows]
 
 
+class LedgerLineSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    """账目: one seat's line of a settled round (``user`` null for a bot)."""
+
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LedgerEntry
+        fields = (
+            "seat",
+            "user",
+            "name",
+            "is_dealer",
+            "won",
+            "self_drawn",
+            "dealt_in",
+            "fan_total",
+            "win_amount",
+            "kong_amount",
+            "cap_adjustment",
+            "net",
+        )
+        read_only_fields = fields
+
+    def get_name(self, entry: LedgerEntry) -> str:
+        return "🤖" if entry.user is None else entry.user.public_name
+
+
 class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
-    """A round's public record; ``seed`` and ``result`` stay null until it has ended."""
+    """A round's public record; ``seed``, ``result``, the settlement and the ledger lines stay
+    null (empty) until it has ended."""
 
     seed = serializers.SerializerMethodField()
     result = serializers.SerializerMethodField()
     settlement = serializers.SerializerMethodField()
+    ledger = serializers.SerializerMethodField()
 
     class Meta:
         model = Round
@@ -177,10 +207,18 @@ class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "seed",
             "result",
             "settlement",
+            "ledger",
             "started_at",
             "ended_at",
         )
         read_only_fields = fields
+
+    @extend_schema_field(LedgerLineSerializer(many=True))
+    def get_ledger(self, rnd: Round) -> list[dict[str, Any]]:
+        if rnd.status != Round.Status.ENDED:
+            return []
+        lines = LedgerEntry.objects.filter(settlement__round=rnd).select_related("user")
+        return [dict(row) for row in LedgerLineSerializer(lines.order_by("seat"), many=True).data]
 
     @extend_schema_field({"type": "string", "nullable": True})
     def get_seed(self, rnd: Round) -> str | None:

@@ -37,6 +37,7 @@ def test_a_client_finds_a_room_joins_it_and_reads_its_results(api_for, players, 
     # During play: the round's record holds nothing secret, its log and replay are refused.
     during = clients[1].get(f"/api/rounds/{current['id']}/").json()
     assert (during["seed"], during["result"], during["settlement"]) == (None, None, None)
+    assert during["ledger"] == []
     assert clients[1].get(f"/api/rounds/{current['id']}/events/").status_code == 403
     assert clients[1].get(f"/api/rounds/{current['id']}/replay/").status_code == 403
     assert not contains_key(table, SECRET_KEYS)
@@ -49,6 +50,8 @@ def test_a_client_finds_a_room_joins_it_and_reads_its_results(api_for, players, 
     assert after["seed"] == ended.seed
     assert after["settlement"] is not None
     assert sum(after["settlement"]["nets"]) == 0
+    assert [line["net"] for line in after["ledger"]] == after["settlement"]["nets"]
+    assert [line["name"] for line in after["ledger"]] == [p.public_name for p in players]
     events = clients[2].get(f"/api/rounds/{ended.pk}/events/").json()
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     replay = clients[2].get(f"/api/rounds/{ended.pk}/replay/")
