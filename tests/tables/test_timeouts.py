@@ -163,3 +163,34 @@ def test_the_sweeper_deals_a_next_round_whose_task_was_lost(playing: Round) -> N
     later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S + 5)
     dealt = services.sweep_overdue(now=later)
     assert Round.objects.get(match=ended.match, number=2).pk in dealt
+
+
+def test_deadline_and_bot_tasks_are_sent_after_the_commit_with_a_countdown(
+    room: Any,
+    players: list[Any],
+    settings: Any,
+    monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    settings.TABLES_SCHEDULE_TASKS = True
+    sent: list[tuple[str, tuple[Any, ...], float]] = []
+    for task in (tasks.round_deadline, tasks.round_autoplay, tasks.match_next_round):
+
+        def record(*, args: tuple[Any, ...], countdown: float, name: str = task.name) -> None:
+            sent.append((name, args, countdown))
+
+        monkeypatch.setattr(task, "apply_async", record)
+    services.seat_take(room=room, user=players[0])
+    services.seats_fill_with_bots(room=room, user=players[0])
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.seat_set_ready(room=room, user=players[0])
+        assert sent == []  # nothing leaves before the commit
+    for callback in callbacks:
+        callback()
+    rnd = Round.objects.get(match__room=room)
+    deadline = [s for s in sent if s[0] == "tables.round_deadline"]
+    assert deadline == [("tables.round_deadline", (rnd.pk, rnd.decision_version), deadline[0][2])]
+    assert 0 < deadline[0][2] <= room.turn_timeout_s
+    dealer = gameplay.deciders(state_of(rnd))[0]
+    bots_move = [s for s in sent if s[0] == "tables.round_autoplay"]
+    assert bool(bots_move) == (dealer != 0)
