@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.actions import Discard
-from rules.engine.core import legal_actions, ting_discard_candidates, variant_of
+from rules.engine.core import hand_facts, legal_actions, ting_discard_candidates, variant_of
 from rules.engine.state import EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld, TingContext
 from rules.shapes import shape_waits
@@ -131,7 +131,7 @@ def unseen_counts(state: RoundState, seat: int) -> list[int]:
     treasure = state.treasure
     if treasure is not None and state.seats[seat].treasure_seen == treasure.version:
         seen[treasure.tile] += 1
-    return [max(0, COPIES - n) for n in seen[:NUM_KINDS]]
+    return [COPIES - n if n < COPIES else 0 for n in seen]
 
 
 def ting_context(
@@ -168,25 +168,37 @@ def seat_hint(state: RoundState, seat: int) -> dict[str, Any] | None:
       entry per legal discard kind that leaves the hand ready, with its waits.
     * Locked by 报听: ``mode: "ting"`` with the engine's locked waits.
     * Otherwise (3n+1 tiles): ``mode: "ready"`` with the current hand's waits, if ready.
+
+    The unseen counts are computed only when there is a hint to show, and a hand with no shape
+    wait is skipped before any context is built (``bench/results/hints.md``: most views of a
+    round have nothing to show).
     """
     if isinstance(state.phase, EndedPhase):
         return None
     me = state.seats[seat]
-    unseen = unseen_counts(state, seat)
-    rules = variant_of(state).hand_rules()
+    v = variant_of(state)
+    rules = v.hand_rules()
     if me.ting:
         waits = me.waits or analyse_waits(rules, _current(state, seat)).legal
+        unseen = unseen_counts(state, seat)
         return _hint(seat, "ting", {"waits": _waits_json(waits, unseen), "blocked": []})
     phase = state.phase
     if isinstance(phase, TurnPhase) and phase.seat == seat and phase.drawn:
-        options = _discard_options(state, seat, rules, unseen)
-        return _hint(seat, "discard", {"discards": options}) if options else None
-    if len(me.concealed) % 3 != 1:
+        found = _discard_analyses(state, seat, rules)
+        if not found:
+            return None
+        unseen = unseen_counts(state, seat)
+        options = [
+            {"tile": tile_name(tile), "declare_ting": ting, **_analysis_json(analysis, unseen)}
+            for tile, ting, analysis in found
+        ]
+        return _hint(seat, "discard", {"discards": options})
+    if len(me.concealed) % 3 != 1 or (v.shape_filters(state) and not hand_facts(me.concealed)[1]):
         return None
     analysis = analyse_waits(rules, _current(state, seat))
     if not analysis.ready:
         return None
-    return _hint(seat, "ready", _analysis_json(analysis, unseen))
+    return _hint(seat, "ready", _analysis_json(analysis, unseen_counts(state, seat)))
 
 
 def _hint(seat: int, mode: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -198,29 +210,31 @@ def _current(state: RoundState, seat: int) -> TingContext:
     return ting_context(state, seat, me.concealed, me.melds)
 
 
-def _discard_options(
-    state: RoundState, seat: int, rules: HandRules, unseen: list[int]
-) -> list[dict[str, Any]]:
-    """One entry per legal discard kind after which the hand is ready (shape or legal)."""
+def _discard_analyses(
+    state: RoundState, seat: int, rules: HandRules
+) -> list[tuple[Tile, bool, WaitAnalysis]]:
+    """(discard kind, may declare ting with it, waits after it) for each legal discard kind
+    after which the hand is ready (in shape or legally)."""
     v = variant_of(state)
     me = state.seats[seat]
     offered: dict[Tile, bool] = {}
     for action in legal_actions(state, seat):
         if isinstance(action, Discard):
             offered[action.tile] = offered.get(action.tile, False) or action.ting
-    # A ready 3n+1 hand has at most one isolated tile (rules.engine.core): skip the rest, unless
-    # the variant has sets of its own (Siping's 中发白).
+    # A ready 3n+1 hand has at most one isolated tile (rules.engine.core), and has a shape wait:
+    # skip the rest, unless the variant has sets of its own (Siping's 中发白).
     fast = v.shape_filters(state)
     worth = set(ting_discard_candidates(me.counts())) if fast else set(offered)
-    out: list[dict[str, Any]] = []
+    out: list[tuple[Tile, bool, WaitAnalysis]] = []
     for tile in sorted(offered):
         if tile not in worth:
             continue
-        analysis = analyse_waits(rules, ting_context(state, seat, me.without(tile), me.melds))
+        rest = me.without(tile)
+        if fast and not hand_facts(rest)[1]:
+            continue
+        analysis = analyse_waits(rules, ting_context(state, seat, rest, me.melds))
         if analysis.ready:
-            entry = {"tile": tile_name(tile), "declare_ting": offered[tile]}
-            entry.update(_analysis_json(analysis, unseen))
-            out.append(entry)
+            out.append((tile, offered[tile], analysis))
     return out
 
 

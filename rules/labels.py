@@ -44,8 +44,8 @@ _COMMON_REASONS: Mapping[str, Label] = {
     "not_complete": L(
         "不成胡牌型",
         "Not a complete hand",
-        "需要四组牌加一对将。",
-        "Four sets and a pair are needed.",
+        "需要四组牌加一对将（台湾十六张：五组加一对）。",
+        "Four sets and a pair are needed (five sets and a pair in Taiwan 16).",
     ),
     "not_ready": L(
         "没听牌", "Not ready", "没有任何一张牌能让这手牌成胡牌型。", "No tile completes this hand."
@@ -378,12 +378,132 @@ _TAIYUAN_REASONS: Mapping[str, Label] = {
     ),
 }
 
+# --- Taiwan 16 台湾十六张 (台 / tai) ------------------------------------------------------------
+
+_TAIWAN_FAN: Mapping[str, Label] = {
+    "zhuangjia": L(
+        "庄家",
+        "Dealer",
+        "胡牌者或付钱者是庄家，1 台。",
+        "The winner or the payer is the dealer: 1 tai.",
+    ),
+    "lianzhuang": L(
+        "连庄拉庄",
+        "Dealer streak",
+        "庄家连 n 拉 n，2n 台。",
+        "The dealer's n-th consecutive deal: 2n tai.",
+    ),
+    "menqing": L(
+        "门清", "Concealed hand", "没吃、碰、明杠，1 台。", "No chow, pong or exposed kong: 1 tai."
+    ),
+    "zimo": L("自摸", "Self-draw", "自摸，1 台。", "Self-drawn: 1 tai."),
+    "menqing_zimo": L(
+        "门清自摸",
+        "Concealed self-draw",
+        "门清加自摸，共 3 台。",
+        "Concealed and self-drawn: 3 tai.",
+    ),
+    "flower": L(
+        "花牌", "Flowers", "自己位置的花，每张 1 台。", "Each flower of one's own seat: 1 tai."
+    ),
+    "huagang": L(
+        "花杠",
+        "Flower set",
+        "春夏秋冬或梅兰菊竹一套 2 台；八张全 8 台。",
+        "Four seasons or four plants: 2 each; all eight: 8.",
+    ),
+    "sanyuan_pong": L(
+        "三元牌",
+        "Dragon pong",
+        "中、发、白的刻子或杠，每副 1 台。",
+        "Each pong or kong of a dragon: 1 tai.",
+    ),
+    "feng": L(
+        "风牌",
+        "Wind pong",
+        "圈风、门风的刻子或杠，各 1 台。",
+        "A pong or kong of the round or seat wind: 1 each.",
+    ),
+    "pinghu": L(
+        "平胡",
+        "All chows",
+        "无字无花、全顺子、两面听、胡别人打的牌，2 台。",
+        "No honours or flowers, all chows, open wait, won on a discard: 2 tai.",
+    ),
+    "quanqiu": L(
+        "全求人",
+        "All melded",
+        "全部亮出、单吊、胡别人打的牌，2 台。",
+        "Every set exposed, single wait, won on a discard: 2 tai.",
+    ),
+    "duiduihu": L("碰碰胡", "All pongs", "全是刻子或杠，4 台。", "All pongs or kongs: 4 tai."),
+    "hunyise": L("混一色", "Half flush", "一门花色加字牌，4 台。", "One suit plus honours: 4 tai."),
+    "qingyise": L("清一色", "Full flush", "只有一门花色，8 台。", "One suit only: 8 tai."),
+    "xiaosanyuan": L(
+        "小三元",
+        "Little dragons",
+        "两副箭刻加箭牌将，4 台。",
+        "Two dragon pongs and a dragon pair: 4 tai.",
+    ),
+    "dasanyuan": L("大三元", "Big dragons", "三副箭刻，8 台。", "Three dragon pongs: 8 tai."),
+    "xiaosixi": L(
+        "小四喜",
+        "Little winds",
+        "三副风刻加风牌将，8 台。",
+        "Three wind pongs and a wind pair: 8 tai.",
+    ),
+    "dasixi": L("大四喜", "Big winds", "四副风刻，16 台。", "Four wind pongs: 16 tai."),
+    "sananke": L(
+        "三暗刻", "Three concealed pongs", "三副暗刻，2 台。", "Three concealed pongs: 2 tai."
+    ),
+    "sianke": L(
+        "四暗刻", "Four concealed pongs", "四副暗刻，5 台。", "Four concealed pongs: 5 tai."
+    ),
+    "wuanke": L(
+        "五暗刻", "Five concealed pongs", "五副暗刻，8 台。", "Five concealed pongs: 8 tai."
+    ),
+    "dudiao": L(
+        "独听",
+        "Single wait",
+        "只胡一张（边张、嵌张或单吊），1 台。",
+        "Exactly one winning tile (edge, closed or single): 1 tai.",
+    ),
+    "haidi": L(
+        "海底捞月",
+        "Last tile",
+        "胡墙上最后一张，1 台。",
+        "Won on the last tile of the wall: 1 tai.",
+    ),
+    "gangshang": L(
+        "杠上开花",
+        "Win on a replacement",
+        "杠或补花后补牌胡，1 台。",
+        "Won on a kong or flower replacement tile: 1 tai.",
+    ),
+    "qianggang": L(
+        "抢杠", "Robbing a kong", "抢别人补杠的牌胡，1 台。", "Won by robbing a kong: 1 tai."
+    ),
+    "tianhu": L(
+        "天胡", "Heavenly win", "庄家起手就胡，16 台。", "The dealer wins on the deal: 16 tai."
+    ),
+    "dihu": L(
+        "地胡",
+        "Earthly win",
+        "闲家第一次摸牌就胡，16 台。",
+        "Another seat wins on its first draw: 16 tai.",
+    ),
+    "ting_declared": L(
+        "报听", "Declared ting", "报听后胡，1 台。", "Won after declaring ting: 1 tai."
+    ),
+}
+
 FAN: Mapping[str, Mapping[str, Label]] = {
     "shape": {},
     "changchun": _CHANGCHUN_FAN,
     "harbin": _HARBIN_FAN,
     "siping": _SIPING_FAN,
     "taiyuan_lisi": _TAIYUAN_FAN,
+    "taiwan16": _TAIWAN_FAN,
 }
 """Variant → fan (or points) key → label."""
 
@@ -393,6 +513,7 @@ REASONS: Mapping[str, Mapping[str, Label]] = {
     "harbin": {**_COMMON_REASONS, **_HARBIN_REASONS},
     "siping": {**_COMMON_REASONS, **_SIPING_REASONS},
     "taiyuan_lisi": {**_COMMON_REASONS, **_TAIYUAN_REASONS},
+    "taiwan16": dict(_COMMON_REASONS),
 }
 """Variant → reason key (the ``reason`` of a refused win or ting) → label."""
 
@@ -418,6 +539,9 @@ VARIANT_NAMES: Mapping[str, Label] = {
         "Taiyuan Li-Si",
         "不吃；四张立牌；必须听。",
         "No chow; four standing tiles; ting required.",
+    ),
+    "taiwan16": L(
+        "台湾十六张", "Taiwan 16", "五组加一对；花牌；台数。", "Five sets and a pair; flowers; tai."
     ),
 }
 
@@ -468,6 +592,7 @@ OPTIONS: Mapping[str, Label] = {
         "四平：夹、飘不要求报听。",
         "Siping: jia and piao need no declared ting.",
     ),
+    "tai_value": L("每台", "Per tai", "台湾：每台的分值。", "Taiwan: points per tai."),
     "hints": L(
         "听牌提示",
         "Wait hints",

@@ -30,6 +30,7 @@ from rest_framework.views import APIView
 from rules.errors import RulesError
 from rules.judge import judge_case
 from rules.labels import catalog
+from rules.tiles import NUM_KINDS
 from rules.wins import VARIANTS, hand_rules
 
 MAX_BODY = 16 * 1024
@@ -166,15 +167,16 @@ class JudgeView(APIView):
 
 
 def variant_setup() -> dict[str, Any]:
-    """What the page needs to build its forms: each variant's option defaults, tiles in use and
-    whether it has a treasure."""
+    """What the page needs to build its forms: each variant's option defaults, tiles in use (no
+    flowers: Taiwan's go in ``extra.flowers``), whether it has a treasure and its hand size."""
     out: dict[str, Any] = {}
     for key in VARIANTS:
         rules = hand_rules(key)
         out[key] = {
             "options": dict(rules.default_options),
-            "tiles": sorted(rules.tiles_used),
+            "tiles": sorted(t for t in rules.tiles_used if t < NUM_KINDS),
             "treasure": rules.has_treasure,
+            "hand_size": int(getattr(rules, "hand_size", 13)),
         }
     return out
 

@@ -26,9 +26,10 @@
       xuanfeng: "旋风杠", xi: "喜杠", yao: "幺蛋", jiu: "九蛋",
       win: "胡牌情况", dealer: "庄家", winner: "胡牌者", win_by: "胡法", discarder: "点炮者",
       ting: "已报听", treasure: "宝牌", treasure_win: "摸宝（宝牌当万能牌）", duibao: "对宝",
-      chen: "抻", discarder_ting: "点炮者已听", opened: "已开门", seat: "座位 %s",
+      chen: "抻", discarder_ting: "点炮者已听", round_wind: "圈风", flowers: "花牌", lianzhuang: "连庄次数",
+      haidi: "海底", flower_draw: "补花后胡", tianhu: "天胡", dihu: "地胡", opened: "已开门", seat: "座位 %s",
       result: "结果", legal: "能胡", illegal: "不能胡", reason: "原因", fan: "番种", key: "键",
-      value: "番", rule: "规则", total: "合计", payments: "每家输赢", waits: "听牌",
+      value: "番/台", rule: "规则", total: "合计", payments: "每家输赢", waits: "听牌",
       ting_allowed: "可以报听", ting_refused: "不能报听", no_waits: "没有听牌",
       error: "输入有误", bad_notation: "记法有误：%s", you: "胡", dealer_mark: "庄", payer: "点炮",
     },
@@ -43,9 +44,10 @@
       xuanfeng: "Wind kong", xi: "Dragon kong", yao: "Ones kong", jiu: "Nines kong",
       win: "The win", dealer: "Dealer", winner: "Winner", win_by: "Won by", discarder: "Discarder",
       ting: "Declared ting", treasure: "Treasure", treasure_win: "Treasure as wildcard (摸宝)", duibao: "对宝 (treasure match)",
-      chen: "抻 (chen)", discarder_ting: "Discarder had declared ting", opened: "Opened", seat: "Seat %s",
+      chen: "抻 (chen)", discarder_ting: "Discarder had declared ting", round_wind: "Round wind", flowers: "Flowers",
+      lianzhuang: "Dealer streak", haidi: "Last tile", flower_draw: "On a flower replacement", tianhu: "Heavenly win", dihu: "Earthly win", opened: "Opened", seat: "Seat %s",
       result: "Result", legal: "Can win", illegal: "Cannot win", reason: "Reason", fan: "Item", key: "Key",
-      value: "Fan", rule: "Rule", total: "Total", payments: "Payments", waits: "Waits",
+      value: "Fan/tai", rule: "Rule", total: "Total", payments: "Payments", waits: "Waits",
       ting_allowed: "Ting allowed", ting_refused: "Ting not allowed", no_waits: "No waits",
       error: "Invalid input", bad_notation: "Bad notation: %s", you: "winner", dealer_mark: "dealer", payer: "discarder",
     },
@@ -175,6 +177,10 @@
     duibao: false,
     chen: false,
     discarderTing: false,
+    roundWind: "1z",
+    flowers: "",
+    lianzhuang: 0,
+    facts: { haidi: false, flower_draw: false, tianhu: false, dihu: false },
     opened: [false, false, false, false],
     notationError: null,
   };
@@ -192,7 +198,7 @@
 
   const meldTiles = () => S.melds.flatMap((m) => m.tiles);
   const copies = (name) => [...S.hand, ...meldTiles()].filter((n) => n === name).length;
-  const winSize = () => 14 - 3 * S.melds.length;
+  const winSize = () => (VARIANTS[S.variant].hand_size || 13) + 1 - 3 * S.melds.length;
   const seats = [0, 1, 2, 3].map((s) => [s, t("seat", s)]);
 
   // --- setup: variant and options ---------------------------------------------------------------
@@ -205,6 +211,7 @@
         S.variant = v;
         const used = new Set(VARIANTS[v].tiles.map(nameOf));
         S.hand = S.hand.filter((n) => used.has(n));
+        while (S.hand.length > winSize()) S.hand.pop();
         if (S.winTile && !used.has(S.winTile)) S.winTile = null;
         renderAll();
       },
@@ -297,8 +304,11 @@
   function renderHandTiles() {
     const box = ui.hand.querySelector('[data-role="hand"]');
     box.replaceChildren();
+    let marked = false;
     for (const [i, name] of sortTiles(S.hand).entries()) {
-      const node = tileNode(name, name === S.winTile ? "calc-win" : "", "button");
+      const win = name === S.winTile && !marked; // one copy is the winning tile
+      marked = marked || win;
+      const node = tileNode(name, win ? "calc-win" : "", "button");
       node.type = "button";
       node.dataset.index = String(i);
       node.addEventListener("click", () => {
@@ -462,6 +472,28 @@
       }
     }
     if (S.variant === "siping") box.append(field(t("chen"), checkbox("chen", S.chen, (v) => { S.chen = v; schedule(); })));
+    if (S.variant === "siping" || S.variant === "taiwan16") {
+      const winds = [1, 2, 3, 4].map((n) => [`${n}z`, tileLabel(`${n}z`)]);
+      box.append(field(t("round_wind"), select("round_wind", winds, S.roundWind, (v) => { S.roundWind = v; schedule(); })));
+    }
+    if (S.variant === "taiwan16") {
+      const flowers = el("input", "calc-meld-tiles");
+      flowers.name = "flowers";
+      flowers.placeholder = "1f5f";
+      flowers.value = S.flowers;
+      flowers.addEventListener("input", () => { S.flowers = flowers.value.replace(/\s+/g, ""); schedule(); });
+      box.append(field(t("flowers"), flowers));
+      const streak = el("input");
+      streak.type = "number";
+      streak.min = "0";
+      streak.name = "lianzhuang";
+      streak.value = S.lianzhuang;
+      streak.addEventListener("input", () => { S.lianzhuang = Math.max(0, Number(streak.value) || 0); schedule(); });
+      box.append(field(t("lianzhuang"), streak));
+      for (const fact of Object.keys(S.facts)) {
+        box.append(field(t(fact), checkbox(fact, S.facts[fact], (v) => { S.facts[fact] = v; schedule(); })));
+      }
+    }
     if (S.variant === "taiyuan_lisi") {
       box.append(field(t("discarder_ting"), checkbox("discarder_ting", S.discarderTing, (v) => { S.discarderTing = v; schedule(); })));
     }
@@ -492,7 +524,13 @@
       extra: {},
     };
     if (S.variant === "siping") c.extra.chen = S.chen;
+    if (S.variant === "siping" || S.variant === "taiwan16") c.extra.round_wind = S.roundWind;
+    if (S.variant === "taiwan16") {
+      if (S.flowers) c.extra.flowers = S.flowers;
+      if (S.lianzhuang) c.extra.lianzhuang = S.lianzhuang;
+    }
     if (kind === "ting") return c;
+    if (S.variant === "taiwan16") for (const [fact, on] of Object.entries(S.facts)) if (on) c.extra[fact] = true;
     c.win_tile = S.winTile;
     c.win_by = S.winBy;
     if (S.winBy === "discard" || S.winBy === "rob_kong") c.discarder = S.discarder;

@@ -60,6 +60,9 @@ def test_a_hand_clicked_into_the_calculator_shows_its_breakdown(live_url: str) -
         assert fan.locator(".calc-total td.num").inner_text() == "4"
         cells = page.locator('[data-role="payments"] td[data-seat]')
         assert cells.all_inner_texts() == ["-4", "+16", "-8", "-4"]
+        shots = os.environ.get("QUEYOU_SCREENSHOTS")  # a folder, to look at the page by eye
+        if shots:
+            page.screenshot(path=f"{shots}/calculator.png", full_page=True)
         # The mpsz box follows the clicks; typing a hand with no bamboo shows the failing rule.
         notation = page.locator('input[name="notation"]')
         assert notation.input_value() == "234m678p345678s77z"
@@ -154,6 +157,10 @@ def test_a_waiting_player_sees_the_hint_with_unseen_counts(
         )
         assert dict(shown) == expected
         assert "剩" in hint.inner_text()
+        if os.environ.get("QUEYOU_SCREENSHOTS"):
+            mine.screenshot(
+                path=f"{os.environ['QUEYOU_SCREENSHOTS']}/table-hint.png", full_page=True
+            )
         # The next seat's page has its own hint at most, never this seat's.
         other.locator('[data-role="board"]').wait_for(state="visible", timeout=15000)
         for panel in other.locator('[data-role="hint"]').all():

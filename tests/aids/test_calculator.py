@@ -131,3 +131,23 @@ def test_the_page_is_public_and_carries_the_labels_in_both_languages(client: Cli
     labels = json.loads(text[start : text.index("</script>", start)])
     assert labels["fan"]["changchun"]["jiahu"]["zh"] == "夹胡"
     assert labels["fan"]["changchun"]["jiahu"]["en"] == "Single-wait win"
+
+
+def test_a_taiwan_hand_of_seventeen_tiles_is_judged_with_its_flowers(client: Client) -> None:
+    from rules.labels import FAN
+
+    case = {
+        "kind": "win",
+        "variant": "taiwan16",
+        "dealer": 0,
+        "winner": 1,
+        "hand": "123m456m789m123p456p77z",
+        "win_tile": "7z",
+        "win_by": "self_draw",
+        "extra": {"flowers": "2f6f"},
+    }
+    body = post(client, case).json()
+    assert {"id": None, **body} == judge_line(json.dumps(case))
+    assert body["legal"] is True
+    assert body["fan"]["flower"] == 2
+    assert set(body["fan"]) <= set(FAN["taiwan16"])

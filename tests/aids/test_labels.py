@@ -59,7 +59,7 @@ def test_every_fan_and_reason_in_the_golden_answers_is_labelled() -> None:
     assert seen >= 40
 
 
-@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi"])
+@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
 def test_every_fan_key_scored_in_simulated_rounds_is_labelled(variant: str) -> None:
     wins_key = get_variant(variant).wins_key
     for n in range(12):
