@@ -128,6 +128,7 @@ function connect() {
   setStatus(_("连接中…"), "wait");
   socket.addEventListener("open", () => {
     state.retry = 0;
+    state.pending = null; // an ack lost with the old socket must not block the buttons
     setStatus(_("已连接"), "ok");
     hello();
   });
@@ -203,9 +204,14 @@ function receive(message) {
 }
 
 function decide(decision) {
+  const moved = !state.decision || decision.version !== state.decision.version;
   state.decision = decision;
   if (state.round) state.round.status = decision.phase === "ended" ? "ended" : decision.status;
-  state.tingMode = false;
+  if (moved) {
+    // A new decision: the previous click has been answered one way or the other.
+    state.tingMode = false;
+    state.pending = null;
+  }
   render();
 }
 
