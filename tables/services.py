@@ -1,11 +1,15 @@
 """Every change to a live table goes through these functions (seats, matches, rounds).
 
-The rule of the module: **the database is the truth**. A round is its seed, dealer and action list;
-each action is applied under a row lock on the round (``select_for_update``) and, as a second guard
-that also holds on SQLite (whose ``select_for_update`` is a no-op), the round row is written with a
-``version`` compare-and-set and the whole transaction retried on conflict. Notifications to the
-browsers and the deadline tasks are sent only after the commit (``transaction.on_commit``): nobody
-ever hears of a move that was rolled back.
+The rule of the module: **the database is the truth**. A round row holds the engine's state after
+``version`` actions, and the seed, dealer and action list it can be replayed from. A player's move
+enters through :func:`round_apply_action`; a timeout (:func:`round_timeout`) or a bot / 托管 move
+(:func:`round_autoplay`) enters through its own function with its own idempotence check, and all
+three then share the same two steps: :func:`_lock_round` (``select_for_update`` on the round row)
+and :func:`_commit_steps` (legal actions applied by the engine, a ``version`` compare-and-set
+write, which also guards SQLite where the row lock is a no-op, the events appended with
+consecutive ``seq``, the transaction retried on conflict). Notifications to the browsers and the
+deadline tasks are sent only after the commit (``transaction.on_commit``): nobody ever hears of a
+move that was rolled back.
 """
 
 from __future__ import annotations
