@@ -254,13 +254,21 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
         kinds = [t for t in kinds if v.discard_allowed(state, seat, t, ting=False)]
     actions: list[Action] = [plain[t] for t in kinds]
     if v.ting_mode != "none" and not me.ting:
+        if v.shape_filters(state):
+            # Only a discard that leaves shape waits can be a ting discard (ting_waits asks the
+            # same first): tested on the counts in place, without building the rest of the hand.
+            counts = me.counts()
+            candidates = []
+            for t in ting_discard_candidates(counts):
+                counts[t] -= 1
+                if shape_waits(counts):
+                    candidates.append(t)
+                counts[t] += 1
+        else:
+            candidates = sorted(set(me.concealed))
         actions += [
             Discard(seat=seat, tile=t, ting=True)
-            for t in (
-                ting_discard_candidates(me.counts())
-                if v.shape_filters(state)
-                else sorted(set(me.concealed))
-            )
+            for t in candidates
             if v.discard_allowed(state, seat, t, ting=True)
             and ting_waits(state, seat, me.without(t), me.melds)
         ]
@@ -291,13 +299,39 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
     tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
     less isolated, so with three isolated tiles no discard is ready, and with two only discarding
     one of them can be."""
-    held = _held(counts)
-    alone = isolated_tiles(counts, held)
+    alone: list[Tile] = []
+    held: list[Tile] = []
+    # Per suit (and the honours), memoised by its counts: isolation never crosses a suit.
+    for start, end, table in _GROUP_TABLES:
+        group_alone, group_held = table[tuple(counts[start:end])]
+        if group_held:
+            alone += group_alone
+            held += group_held
     if len(alone) >= 3:
         return []
     if len(alone) == 2:
         return alone
     return held
+
+
+class _GroupTiles(dict[tuple[int, ...], tuple[tuple[Tile, ...], tuple[Tile, ...]]]):
+    """Per group start (0, 9, 18 suits; 27 honours): counts → (isolated tiles, held tiles)."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
+
+    def __missing__(self, key: tuple[int, ...]) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+        counts = [0] * 34
+        counts[self.start : self.start + len(key)] = key
+        held = _held(counts)
+        found = self[key] = (tuple(isolated_tiles(counts, held)), tuple(held))
+        return found
+
+
+_GROUP_TABLES = tuple(
+    (start, start + 9 if start < 27 else 34, _GroupTiles(start)) for start in (0, 9, 18, 27)
+)
 
 
 def _own_kongs(state: RoundState, seat: int) -> list[Action]:
@@ -459,18 +493,35 @@ def _chows(
     if tile >= 27:
         return []
     me = state.seats[seat]
-    rank = tile % 9
     out: list[Action] = []
-    for low in (rank - 2, rank - 1, rank):
-        if low < 0 or low + 2 > 8:
-            continue
-        run = tuple(tile - rank + low + i for i in range(3))
-        others = [t for t in run if t != tile]
-        if all(counts[t] for t in others):
-            meld = Meld("chow", (run[0], run[1], run[2]), from_seat=(seat - 1) % SEATS)
+    for low, a, b in _RUNS[tile]:
+        if counts[a] and counts[b]:
+            meld = _CHOW_MELDS[(seat - 1) % SEATS][low]
             if v.meld_allowed(state, seat, (*me.melds, meld), len(me.concealed) - 2):
-                out.append(Chow(seat=seat, tiles=(run[0], run[1], run[2])))
+                out.append(_CHOW_ACTIONS[seat][low])
     return out
+
+
+_RUNS = tuple(
+    tuple(
+        (low, *(t for t in range(low, low + 3) if t != tile))
+        for low in range(
+            tile - tile % 9 + max(0, tile % 9 - 2), tile - tile % 9 + min(tile % 9, 6) + 1
+        )
+    )
+    for tile in range(27)
+)
+"""Per suited tile: each chow it can complete, as (lowest tile, the two other tiles), low first."""
+_CHOW_MELDS = tuple(
+    {low: Meld("chow", (low, low + 1, low + 2), from_seat=s) for low in range(27) if low % 9 < 7}
+    for s in range(SEATS)
+)
+_CHOW_ACTIONS = tuple(
+    {low: Chow(seat=s, tiles=(low, low + 1, low + 2)) for low in range(27) if low % 9 < 7}
+    for s in range(SEATS)
+)
+"""Chow melds (by the discarder's seat) and chow claims (by the claiming seat), built once: both
+are immutable values, compared by value."""
 
 
 def _can_win_on(state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy) -> bool:
@@ -533,12 +584,22 @@ def open_claims(
     """Open a claim (or rob-kong) window; ``None`` when no seat has anything to claim."""
     asked = []
     all_offers: list[tuple[Action, ...]] = [(), (), (), ()]
+    v = variant_of(state)
+    # The common case of claim_offers' first test, decided here without the call: a seat with
+    # fewer than two of the tile, not the chow seat and not waiting on it is not asked.
+    quick = kind != "rob_kong" and v.shape_filters(state) and not v.has_extra_claims
+    chow_seat = (discarder + 1) % SEATS if v.has_chow else -1
+    seats = state.seats
     for step in (1, 2, 3):
         seat = (discarder + step) % SEATS
         if kind == "rob_kong":
             offers = rob_offers(state, seat, discarder, tile, pending)
         else:
-            offers = claim_offers(state, seat, discarder, tile, variant_of(state))
+            if quick and (seat != chow_seat or seats[seat].ting):
+                counts, waits = hand_facts(seats[seat].concealed)
+                if counts[tile] < 2 and tile not in waits:
+                    continue
+            offers = claim_offers(state, seat, discarder, tile, v)
         if offers:
             asked.append(seat)
             all_offers[seat] = tuple(offers)
@@ -924,9 +985,15 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     if action not in _legal(state, action.seat):
         raise _why_illegal(state, action)
     out: list[Event] = []
-    state = _dispatch(state, action, out)
-    state = _run_automatic(state, out)
-    return replace(state, version=state.version + 1), out
+    before = state
+    state = _run_automatic(_dispatch(state, action, out), out)
+    if state is before:
+        return replace(state, version=state.version + 1), out
+    # ``state`` is a copy made during this call and not yet seen by anyone: count the action in
+    # it directly instead of copying the whole round once more (a copy per action, see
+    # bench/results/simulate.md).
+    state.__dict__["version"] = state.version + 1
+    return state, out
 
 
 def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState:
