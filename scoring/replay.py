@@ -109,5 +109,7 @@ def replay_json(rnd: Round) -> dict[str, Any]:
         "wall": [tile_name(t) for t in final.wall],
         "salt": final.salt.hex(),
         "commitment": final.commitment,
+        "nets": list(final.result.nets) if final.result is not None else None,
+        "winner": final.result.winner if final.result is not None else None,
         "frames": build_frames(steps, logged),
     }

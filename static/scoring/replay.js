@@ -34,7 +34,12 @@
     var block = el("div", "replay-seat" + (frame.table.turn === seat ? " turn" : ""));
     var head = el("div", "replay-seat-head");
     head.appendChild(el("strong", "", names[seat] || String(seat)));
-    head.appendChild(el("span", "muted", " " + (WINDS[s.wind] || s.wind) + (seat === data.dealer ? " · " + root.dataset.labelDealer : "") + (s.ting ? " · 听" : "")));
+    head.appendChild(el("span", "muted", " " + (WINDS[s.wind] || s.wind) + (seat === data.dealer ? " · " + root.dataset.labelDealer : "") + (s.ting ? " · " + root.dataset.labelTing : "")));
+    if (frame.table.phase === "ended" && data.nets) {
+      var net = data.nets[seat];
+      var cls = net > 0 ? "pos" : net < 0 ? "neg" : "zero";
+      head.appendChild(el("strong", "replay-net " + cls, " " + (net > 0 ? "+" : "") + net + (seat === data.winner ? " " + root.dataset.labelWin : "")));
+    }
     block.appendChild(head);
     var hand = el("div", "replay-hand");
     s.concealed.forEach(function (t) { hand.appendChild(tile(t)); });

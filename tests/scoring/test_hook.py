@@ -79,3 +79,26 @@ def test_a_broker_outage_leaves_the_round_to_the_sweeper(live_round, settings, m
 
     assert sweep_unsettled(grace_s=0) == [rnd.pk]
     assert RoundSettlement.objects.filter(round=rnd).exists()
+
+
+def test_the_next_round_is_dealt_once_by_the_table_with_the_settled_next_dealer(
+    live_round, settings, monkeypatch
+):
+    """Coordination with tables: the table deals the next round (after its pause) with the
+    dealer the settlement recorded; settling does not deal a second one."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.SCORING_ENQUEUE_SETTLEMENT = True
+    monkeypatch.setattr(tasks.settle_round, "delay", tasks.settle_round.run)
+    rnd = _play_to_the_end(live_round)
+    settlement = RoundSettlement.objects.get(round=rnd)
+    assert Round.objects.filter(match=rnd.match).count() == 1  # settling dealt nothing
+    later = timezone.now() + timedelta(minutes=5)
+    nxt = services.match_next_round(match_id=rnd.match_id, after_number=rnd.number, now=later)
+    assert nxt is not None
+    assert nxt.dealer == settlement.next_dealer
+    tasks.settle_round.run(rnd.pk)  # a late duplicate of the task
+    assert Round.objects.filter(match=rnd.match).count() == 2
+    assert RoundSettlement.objects.filter(match=rnd.match).count() == 1
