@@ -42,6 +42,7 @@ import asyncio
 import bisect
 import contextlib
 import json
+import logging
 import os
 import random
 import re
@@ -286,7 +287,9 @@ class Player:
     session: str
 
 
-def prepare_tables(count: int, *, variant: str = "changchun") -> list[list[Player]]:
+def prepare_tables(
+    count: int, *, variant: str = "changchun", first: int = 0
+) -> list[list[Player]]:
     """``count`` rooms of four seated players (made once, reused by later runs); a fresh session
     for each player. Call after :func:`django_setup`."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -298,9 +301,11 @@ def prepare_tables(count: int, *, variant: str = "changchun") -> list[list[Playe
     from tables import services as table_services
     from tables.models import Room, Seat
 
+    # The stack may not run yet: seat changes' notifications would log a Redis error each.
+    logging.getLogger("tables.services").setLevel(logging.CRITICAL)
     hashed = make_password(PASSWORD)  # one hash for all: the hasher runs once, not 4 × K times
     tables: list[list[Player]] = []
-    for t in range(count):
+    for t in range(first, first + count):
         name = f"{TABLE_PREFIX}{variant}-{t:04d}"
         room = Room.objects.filter(name=name).select_related("club").first()
         users = []
@@ -329,6 +334,7 @@ def prepare_tables(count: int, *, variant: str = "changchun") -> list[list[Playe
             store.create()
             players.append(Player(t, room.pk, s, user.username, str(store.session_key)))
         tables.append(players)
+    logging.getLogger("tables.services").setLevel(logging.NOTSET)
     return tables
 
 

@@ -1,0 +1,367 @@
+"""Scripted faults against the production stack on loopback; each prints what it did and checked.
+
+    .venv/bin/python bench/faults.py worker    # kill -9 the ASGI worker every client is on
+    .venv/bin/python bench/faults.py redis     # kill -9 Redis mid-round, start it again
+    .venv/bin/python bench/faults.py celery    # kill -9 Celery while rounds are being settled
+    .venv/bin/python bench/faults.py all
+
+The stack, the database ``queyou_load`` and the clients are those of ``bench/ws_load.py``. Each
+scenario is bounded (fixed durations, every wait has a deadline) and exits non-zero when a check
+fails. The PostgreSQL connection drop during an action is a test
+(``tests/reliability/test_database_drop.py``), fast enough to run in CI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import ws_load
+from ws_load import Player, SeatClient, Stack, Stats, log
+
+FAILURES: list[str] = []
+
+
+def check(ok: bool, what: str) -> None:
+    print(f"  [{'ok' if ok else 'FAIL'}] {what}", flush=True)
+    if not ok:
+        FAILURES.append(what)
+
+
+async def play_with_fault(
+    tables: list[list[Player]],
+    ports: list[int],
+    *,
+    seconds: float,
+    act_for: float,
+    fault_at: float,
+    fault: Callable[[], None],
+    same_worker: bool = True,
+) -> tuple[Stats, list[SeatClient]]:
+    """Clients play for ``act_for`` s, then stay connected until ``seconds`` (a quiet end, so
+    that what they hold can be compared with the database); ``fault`` runs at ``fault_at``."""
+    stats = Stats()
+    start = time.perf_counter()
+    rng = random.Random(11)
+    clients = [
+        SeatClient(
+            player=p,
+            ports=ports,
+            stats=stats,
+            think=0.6,
+            deadline=start + seconds,
+            rng=random.Random(rng.random()),
+            port_index=0 if same_worker else t,
+            act_until=start + act_for,
+        )
+        for t, players in enumerate(tables)
+        for p in players
+    ]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(fault_at)
+    await loop.run_in_executor(None, fault)
+    # The truth at the end of the quiet period; then 3 s for the last notifications to arrive.
+    await asyncio.sleep(max(0.0, start + seconds - 3 - time.perf_counter()))
+    TRUTH.clear()
+    TRUTH.update(await loop.run_in_executor(None, database_versions, tables))
+    await asyncio.wait(tasks, timeout=seconds + 20)
+    for c in clients:
+        c.stopped = True
+        if c.ws is not None:
+            await c.ws.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats, clients
+
+
+TRUTH: dict[int, tuple[int, int]] = {}
+"""room id -> (current round id, its version), read 3 s before the clients stop."""
+
+
+def database_versions(tables: list[list[Player]]) -> dict[int, tuple[int, int]]:
+    from django.db import close_old_connections
+
+    from tables import selectors
+
+    close_old_connections()
+    out = {}
+    for players in tables:
+        rnd = selectors.current_round(players[0].room_id)
+        out[players[0].room_id] = (0, 0) if rnd is None else (rnd.pk, rnd.version)
+    return out
+
+
+def last_versions(
+    stats: Stats, clients: list[SeatClient]
+) -> dict[tuple[int, int], tuple[int, int]]:
+    """(table, seat) -> (round id, version of the last decision the socket received)."""
+    out = {}
+    for c in clients:
+        key = (c.player.table, c.player.seat)
+        rows = stats.decisions.get((c.player.table, c.player.seat, c.round_id or 0), [])
+        out[key] = (c.round_id or 0, max((v for v, _ in rows), default=-1))
+    return out
+
+
+def check_database(tables: list[list[Player]], stats: Stats, clients: list[SeatClient]) -> None:
+    """What every scenario must leave: the same truth in the database and in every socket."""
+    from tables import gameplay, selectors, services
+    from tables.models import ActionRecord
+
+    held = last_versions(stats, clients)
+    converged = 0
+    for players in tables:
+        rnd = selectors.current_round(players[0].room_id)
+        assert rnd is not None
+        replayed = services.replay_state(rnd)
+        same = gameplay.dump_state(replayed) == rnd.state
+        check(
+            same,
+            f"room {rnd.match.room_id} round {rnd.pk}: seed + {len(rnd.actions)} stored "
+            f"actions replay to the stored state (v{rnd.version})",
+        )
+        truth = TRUTH[players[0].room_id]
+        for p in players:
+            have = held[(p.table, p.seat)]
+            ok = have[0] == truth[0] and have[1] >= truth[1]
+            converged += ok
+            if not ok:
+                print(f"    {p.username}: holds round/version {have}, database {truth}")
+    check(
+        converged == 4 * len(tables),
+        f"{converged}/{4 * len(tables)} sockets hold the "
+        "database's round and version at the end of the quiet period",
+    )
+    sent = {cid for *_, cid in stats.sent}
+    records = list(
+        ActionRecord.objects.filter(client_action_id__in=sent).values_list(
+            "client_action_id", "outcome"
+        )
+    )
+    per_cid: dict[str, int] = {}
+    for cid, _ in records:
+        per_cid[cid] = per_cid.get(cid, 0) + 1
+    applied = {cid for cid, outcome in records if outcome.get("ok")}
+    acked = {cid for cid in stats.acks if cid in sent}
+    check(max(per_cid.values(), default=1) == 1, "no client action id was recorded twice")
+    check(acked <= applied, f"all {len(acked)} acked actions are applied in the database")
+    unanswered = sent - acked - {cid for cid, _ in records}
+    print(
+        f"  {len(sent)} sent: {len(applied)} applied, {len(records) - len(applied)} refused, "
+        f"{len(unanswered)} never reached the database",
+        flush=True,
+    )
+    check(not stats.leaks, f"no message leaked a hidden tile ({stats.messages} audited)")
+
+
+def scenario_worker(tables: list[list[Player]]) -> None:
+    print("\n== kill -9 an ASGI worker mid-round ==", flush=True)
+    stack = Stack(workers=2)
+    stack.start()
+    killed: list[int] = []
+
+    def fault() -> None:
+        killed.append(stack.kill("asgi-0"))
+        log(
+            f"kill -9 ASGI worker 0 (pid {killed[0]}, port {stack.ports[0]}): every client was on it"
+        )
+
+    try:
+        stats, clients = asyncio.run(
+            play_with_fault(tables, stack.ports, seconds=40, act_for=32, fault_at=12, fault=fault)
+        )
+        print(
+            f"  did: {len(clients)} sockets on worker 0, killed it at 12 s, played on to 32 s, "
+            f"quiet until 40 s; {len(stats.sent)} actions sent, {stats.retried} re-sent after "
+            f"reconnecting ({stats.duplicates} answered as duplicates), {stats.reconnects} "
+            f"reconnects, {stats.resyncs} resyncs, errors {dict(stats.errors)}"
+        )
+        check(stats.reconnects >= len(clients), "every socket reconnected to the other worker")
+        check_database(tables, stats, clients)
+    finally:
+        stack.stop()
+
+
+def scenario_redis(tables: list[list[Player]]) -> None:
+    print("\n== Redis killed mid-round and started again ==", flush=True)
+    stack = Stack(workers=2)
+    stack.start()
+
+    def fault() -> None:
+        pid = stack.kill("redis")
+        log(f"kill -9 redis-server (pid {pid}); starting it again in 3 s (empty: no persistence)")
+        time.sleep(3)
+        stack.start_redis()
+        log("redis-server is back")
+
+    try:
+        stats, clients = asyncio.run(
+            play_with_fault(
+                tables,
+                stack.ports,
+                seconds=45,
+                act_for=35,
+                fault_at=12,
+                fault=fault,
+                same_worker=False,
+            )
+        )
+        print(
+            f"  did: killed Redis at 12 s for 3 s, played on to 35 s, quiet until 45 s; "
+            f"{len(stats.sent)} actions sent, {stats.retried} re-sent, {stats.reconnects} "
+            f"reconnects, {stats.resyncs} resyncs, errors {dict(stats.errors)}"
+        )
+        check(stack.procs["celery"].poll() is None, "the Celery worker survived the broker loss")
+        check(all(stack.procs[f"asgi-{i}"].poll() is None for i in range(2)), "workers alive")
+        check_database(tables, stats, clients)
+    finally:
+        stack.stop()
+
+
+def drive_to_end(room_ids: list[int], on_end: Callable[[int], None], deadline: float) -> None:
+    """Play the rounds of these rooms in-process (what a timeout would play), one move per room
+    in turn, until each round has ended; ``on_end(round_id)`` after each end."""
+    from tables import gameplay, selectors, services
+    from tables.models import Round
+
+    live = set(room_ids)
+    serial = 0
+    while live and time.monotonic() < deadline:
+        for room_id in sorted(live):
+            rnd = selectors.current_round(room_id)
+            assert rnd is not None
+            if rnd.status != Round.Status.PLAYING:
+                live.discard(room_id)
+                on_end(rnd.pk)
+                continue
+            state = services.load_state(rnd)
+            seat = gameplay.deciders(state)[0]
+            serial += 1
+            services.round_apply_action(
+                round_id=rnd.pk,
+                seat=seat,
+                action_json=gameplay.action_json(gameplay.auto_play_action(state, seat)),
+                client_action_id=f"{ws_load.RUN_ID}-fault-{serial}",
+            )
+
+
+def fresh_rounds(tables: list[list[Player]]) -> list[int]:
+    """Deal a new round in each room (end any match in play, four ready presses)."""
+    from accounts.models import User
+    from tables import services
+    from tables.models import Room
+
+    for players in tables:
+        room = Room.objects.get(pk=players[0].room_id)
+        users = [User.objects.get(username=p.username) for p in players]
+        services.seat_leave(room=room, user=users[0])  # ends a match in play
+        services.seat_take(room=room, user=users[0], index=0)
+        for user in users:
+            services.seat_set_ready(room=room, user=user)
+    return [players[0].room_id for players in tables]
+
+
+def scenario_celery(tables: list[list[Player]]) -> None:
+    print("\n== kill -9 the Celery worker during settlement ==", flush=True)
+    from scoring.models import RoundSettlement
+    from scoring.services import draft_ledger, replay_stored_round
+    from tables.models import Round
+
+    stack = Stack(workers=1)
+    stack.start()
+    ended: list[int] = []
+    killed = threading.Event()
+    try:
+        rooms = fresh_rounds(tables)
+
+        def watch() -> None:
+            limit = time.monotonic() + 120
+            while not killed.is_set() and time.monotonic() < limit:
+                if ended and RoundSettlement.objects.filter(round_id__in=ended).exists():
+                    proc = stack.procs["celery"]
+                    pool = ws_load.children_of(proc.pid)
+                    for pid in [proc.pid, *pool]:
+                        with_suppress_kill(pid)
+                    proc.wait(timeout=10)
+                    n = RoundSettlement.objects.filter(round_id__in=ended).count()
+                    log(
+                        f"kill -9 Celery (pid {proc.pid}, pool {pool}) with {len(ended)} rounds "
+                        f"ended and {n} settled"
+                    )
+                    killed.set()
+                    return
+                time.sleep(0.01)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        drive_to_end(rooms, ended.append, time.monotonic() + 150)
+        watcher.join(timeout=130)
+        settled_before = RoundSettlement.objects.filter(round_id__in=ended).count()
+        check(killed.is_set(), "Celery was killed while rounds were still being settled")
+        log(f"all {len(ended)} rounds ended; {settled_before} settled; starting Celery again")
+        stack.start_celery()
+        limit = time.monotonic() + 150  # the beat sweeper runs every 60 s, 30 s grace
+        while time.monotonic() < limit:
+            if RoundSettlement.objects.filter(round_id__in=ended).count() == len(ended):
+                break
+            time.sleep(1)
+        took = 150 - (limit - time.monotonic())
+        settlements = list(RoundSettlement.objects.filter(round_id__in=ended))
+        check(
+            len(settlements) == len(ended),
+            f"{len(settlements)}/{len(ended)} rounds settled, {took:.0f} s after the restart",
+        )
+        per_round = {s.round_id for s in settlements}
+        check(len(per_round) == len(settlements), "exactly one settlement per round")
+        for s in settlements:
+            nets = (s.net_0, s.net_1, s.net_2, s.net_3)
+            draft = draft_ledger(replay_stored_round(Round.objects.get(pk=s.round_id)))
+            check(
+                sum(nets) == 0 and nets == draft.nets,
+                f"round {s.round_id}: nets {nets} sum to 0 and equal a fresh replay's",
+            )
+    finally:
+        killed.set()
+        stack.stop()
+
+
+def with_suppress_kill(pid: int) -> None:
+    import contextlib
+    import os
+
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+SCENARIOS: dict[str, tuple[Callable[[list[list[Player]]], None], int, int]] = {
+    # name: (scenario, first table, tables) — each uses its own rooms of the load database.
+    "worker": (scenario_worker, 900, 4),
+    "redis": (scenario_redis, 910, 4),
+    "celery": (scenario_celery, 920, 6),
+}
+
+
+def main(argv: list[str]) -> int:
+    names = list(SCENARIOS) if not argv or argv[0] == "all" else argv
+    ws_load.ensure_database()
+    env = ws_load.server_env()
+    ws_load.migrate(env)
+    ws_load.django_setup(env)
+    for name in names:
+        scenario, first, count = SCENARIOS[name]
+        tables = ws_load.prepare_tables(count, first=first)
+        scenario(tables)
+    print(f"\n{len(FAILURES)} failed checks" + "".join(f"\n  - {f}" for f in FAILURES))
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

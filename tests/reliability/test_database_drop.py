@@ -1,0 +1,117 @@
+"""The PostgreSQL connection dies in the middle of an action (docs/reliability.md).
+
+The connection serving ``round_apply_action`` is terminated by the server (``pg_terminate_backend``,
+what a PostgreSQL restart or a failover does to it) after the engine applied the action and before
+its events are written. The action must fail with a database error and leave nothing behind (no
+event, no version, no ``ActionRecord``: the client's retry must not be answered as a duplicate);
+once the connection is replaced (``close_old_connections``, which Channels runs around every
+database call of a consumer) the same ``client_action_id`` applies exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import DatabaseError, close_old_connections, connection
+
+from tables import gameplay, services
+from tables.models import ActionRecord, Round, RoundEvent
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL"),
+]
+
+
+def _terminate_this_connection() -> None:
+    """Ask PostgreSQL, from a second connection, to end the backend of Django's connection."""
+    import psycopg
+
+    backend = connection.connection.info.backend_pid
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    params.pop("prepare_threshold", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", (backend,))
+
+
+def _facts(rnd: Round) -> tuple[int, int, int, int, int]:
+    fresh = Round.objects.get(pk=rnd.pk)
+    return (
+        fresh.version,
+        fresh.last_seq,
+        len(fresh.actions),
+        RoundEvent.objects.filter(round=rnd).count(),
+        ActionRecord.objects.filter(round=rnd).count(),
+    )
+
+
+def _next_move(rnd: Round) -> tuple[int, dict[str, Any]]:
+    state = services.load_state(Round.objects.select_related("match__room").get(pk=rnd.pk))
+    seat = gameplay.deciders(state)[0]
+    return seat, gameplay.action_json(gameplay.auto_play_action(state, seat))
+
+
+def _drop_before_storing_events(monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:
+    """Terminate Django's connection in the next ``times`` actions, after the engine applied the
+    action and the round row was updated, before the events are written."""
+    store_events = services._store_events
+    dropped: list[int] = []
+
+    def store_after_the_drop(*args: Any, **kwargs: Any) -> None:
+        if len(dropped) < times:
+            dropped.append(1)
+            _terminate_this_connection()
+        store_events(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_store_events", store_after_the_drop)
+    return dropped
+
+
+def _assert_applied_once(rnd: Round, before: tuple[int, int, int, int, int]) -> None:
+    after = _facts(rnd)
+    assert after[2] == before[2] + 1  # one more stored action
+    assert after[4] == before[4] + 1  # one ActionRecord
+    assert after[1] - before[1] == after[3] - before[3] > 0  # events stored once, seq unbroken
+    fresh = Round.objects.select_related("match__room").get(pk=rnd.pk)
+    assert gameplay.dump_state(services.replay_state(fresh)) == fresh.state
+
+
+def test_a_connection_lost_mid_action_is_replayed_on_a_new_connection_and_applied_once(
+    playing: Round, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _facts(playing)
+    seat, action = _next_move(playing)
+    dropped = _drop_before_storing_events(monkeypatch, times=1)
+    outcome = services.round_apply_action(
+        round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-1"
+    )
+    assert dropped and outcome.ok and not outcome.duplicate
+    _assert_applied_once(playing, before)
+
+
+def test_a_database_gone_for_every_attempt_fails_cleanly_and_the_retry_applies_once(
+    playing: Round, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _facts(playing)
+    seat, action = _next_move(playing)
+    dropped = _drop_before_storing_events(monkeypatch, times=services._MAX_ATTEMPTS)
+    with pytest.raises(DatabaseError):
+        services.round_apply_action(
+            round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
+        )
+    assert len(dropped) == services._MAX_ATTEMPTS
+    close_old_connections()  # what Channels does around each database call of a consumer
+    assert _facts(playing) == before  # nothing half-written, no ActionRecord to answer a retry
+
+    outcome = services.round_apply_action(
+        round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
+    )
+    assert outcome.ok and not outcome.duplicate
+    again = services.round_apply_action(
+        round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
+    )
+    assert again.ok and again.duplicate and again.version == outcome.version
+    _assert_applied_once(playing, before)
