@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 import ws_load
 from ws_load import Player, SeatClient, Stack, Stats, log
@@ -171,7 +170,8 @@ def scenario_worker(tables: list[list[Player]]) -> None:
     def fault() -> None:
         killed.append(stack.kill("asgi-0"))
         log(
-            f"kill -9 ASGI worker 0 (pid {killed[0]}, port {stack.ports[0]}): every client was on it"
+            f"kill -9 ASGI worker 0 (pid {killed[0]}, port {stack.ports[0]}): "
+            "every client was on it"
         )
 
     try:

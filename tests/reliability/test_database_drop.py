@@ -88,7 +88,9 @@ def test_a_connection_lost_mid_action_is_replayed_on_a_new_connection_and_applie
     outcome = services.round_apply_action(
         round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-1"
     )
-    assert dropped and outcome.ok and not outcome.duplicate
+    assert dropped
+    assert outcome.ok
+    assert not outcome.duplicate
     _assert_applied_once(playing, before)
 
 
@@ -109,9 +111,12 @@ def test_a_database_gone_for_every_attempt_fails_cleanly_and_the_retry_applies_o
     outcome = services.round_apply_action(
         round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
     )
-    assert outcome.ok and not outcome.duplicate
+    assert outcome.ok
+    assert not outcome.duplicate
     again = services.round_apply_action(
         round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
     )
-    assert again.ok and again.duplicate and again.version == outcome.version
+    assert again.ok
+    assert again.duplicate
+    assert again.version == outcome.version
     _assert_applied_once(playing, before)
