@@ -17,7 +17,7 @@ from django.conf import settings
 
 
 def _production_layer(**overrides: Any) -> RedisChannelLayer:
-    config = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    config: dict[str, Any] = dict(settings.CHANNEL_LAYERS["default"]["CONFIG"])  # type: ignore[arg-type]
     config.update(prefix=f"reliability{time.monotonic_ns()}", **overrides)
     return RedisChannelLayer(**config)
 
