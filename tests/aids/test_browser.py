@@ -53,7 +53,8 @@ def test_a_hand_clicked_into_the_calculator_shows_its_breakdown(live_url: str) -
         page.select_option('select[name="discarder"]', "2")
         page.check('input[name="ting"]')
         fan = page.locator('[data-role="fan"]')
-        expect(fan.locator('tr[data-key="jiahu"]')).to_be_visible()
+        expect(fan.locator('tr[data-key="dianpao"]')).to_be_visible()  # the discard is judged
+        expect(page.locator('[data-role="payments"] td[data-seat="1"]')).to_have_text("+16")
         keys = fan.locator("tr[data-key]").evaluate_all("rows => rows.map(r => r.dataset.key)")
         assert sorted(keys) == ["dianpao", "jiahu", "lihu", "pinghu"]
         assert fan.locator('tr[data-key="jiahu"] .calc-fan-name').inner_text() == "夹胡"
@@ -165,4 +166,28 @@ def test_a_waiting_player_sees_the_hint_with_unseen_counts(
         other.locator('[data-role="board"]').wait_for(state="visible", timeout=15000)
         for panel in other.locator('[data-role="hint"]').all():
             assert panel.locator("xpath=ancestor::*[contains(@class,'seat-me')]").count() == 1
+        browser.close()
+
+
+def test_the_calculator_speaks_english_and_lists_the_waits_of_a_thirteen_tile_hand(
+    live_url: str,
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(locale="en-US", extra_http_headers={"Accept-Language": "en"})
+        page.goto(f"{live_url}/calculator/")
+        assert page.locator("h1").inner_text() == "Hand calculator"
+        page.select_option('select[name="variant"]', "harbin")
+        page.locator('input[name="notation"]').fill("1112345678999m")
+        expect(page.locator('[data-role="result"]')).to_contain_text("Ting not allowed")
+        # Harbin refuses a closed hand: the reason is named in English with its rule.
+        reason = page.locator("[data-reason]")
+        expect(reason).to_have_attribute("data-reason", "not_opened")
+        assert "Not opened" in reason.inner_text()
+        waits = page.locator('[data-role="waits"] [data-tile]')
+        assert waits.evaluate_all("ts => ts.map(t => t.dataset.tile)") == [
+            f"{n}m" for n in range(1, 10)
+        ]
         browser.close()
