@@ -210,3 +210,30 @@ def test_password_guessing_on_the_token_endpoint_locks_the_account_out(players, 
     )
     assert locked.status_code in {400, 403, 429}
     assert "token" not in locked.json()
+
+
+def test_a_manager_closes_an_idle_room_but_not_one_in_play(api_for, players, room, club):
+    from tables import services
+
+    busy = services.room_create(user=players[0], club=club, name="忙桌", variant="harbin")
+    start_round(busy, players)
+    owner = api_for(players[0])
+    refused = owner.post(f"/api/rooms/{busy.pk}/close/")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "match_in_play"
+    assert api_for(players[1]).post(f"/api/rooms/{room.pk}/close/").status_code == 403
+    closed = owner.post(f"/api/rooms/{room.pk}/close/")
+    assert closed.status_code == 200
+    assert closed.json()["status"] == "closed"
+    assert room.pk not in [r["id"] for r in owner.get("/api/rooms/").json()["results"]]
+    assert api_for(players[1]).post(f"/api/rooms/{room.pk}/join/").status_code == 409
+
+
+def test_a_pending_applicant_sees_no_room_of_the_club(api_for, club, room, make_user):
+    club.join_policy = Club.JoinPolicy.APPROVAL
+    club.save()
+    applicant = make_user("waiting")
+    client = api_for(applicant)
+    client.post("/api/clubs/join/", {"code": club.invite_code}, format="json")
+    assert client.get("/api/rooms/").json()["count"] == 0
+    assert client.get(f"/api/rooms/{room.pk}/").status_code == 404
