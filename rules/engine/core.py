@@ -14,7 +14,7 @@ they never change their input.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from rules.engine.actions import (
     Action,
@@ -735,10 +735,43 @@ def _rob_kong(state: RoundState, phase: ClaimPhase, claim: Action, out: list[Eve
 # --- turns, draws and kongs ---------------------------------------------------------------------
 
 
+_TILES = range(42)
+_FLAGS = (False, True)
+_TURN_PHASES = {
+    (s, drawn, source): TurnPhase(seat=s, drawn=drawn, source=source)
+    for s in range(SEATS)
+    for drawn in _FLAGS
+    for source in get_args(TurnSource)
+}
+_TURN_STARTED = tuple(TurnStarted(seat=s) for s in range(SEATS))
+_DREW = {
+    (s, t, r): Drew(seat=s, tile=t, replacement=r)
+    for s in range(SEATS)
+    for t in _TILES
+    for r in _FLAGS
+}
+_DISCARD_RECORDS = {
+    (t, down, ting): DiscardRecord(t, face_down=down, ting=ting)
+    for t in _TILES
+    for down in _FLAGS
+    for ting in _FLAGS
+}
+_DISCARDED = {
+    (s, t, ting, down): Discarded(seat=s, tile=t, ting=ting, face_down=down)
+    for s in range(SEATS)
+    for t in _TILES
+    for ting in _FLAGS
+    for down in _FLAGS
+}
+"""Phases, events and discard records of the draw-discard loop are immutable values compared by
+value: built once and shared instead of constructed on every action (frozen dataclasses are
+slow to build; bench/results/simulate.md)."""
+
+
 def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
     """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw."""
-    state = replace(state, phase=TurnPhase(seat=seat, drawn=False, source="predraw"))
-    out.append(TurnStarted(seat=seat))
+    state = replace(state, phase=_TURN_PHASES[seat, False, "predraw"])
+    out.append(_TURN_STARTED[seat])
     v = variant_of(state)
     state = v.on_turn_start(state, seat, out)
     if not isinstance(state.phase, TurnPhase) or v.predraw_actions(state, seat):
@@ -778,10 +811,10 @@ def _give_drawn(
     state = state.update_seat(
         seat,
         {"concealed": with_tile(me.concealed, tile), "drawn": tile},
-        phase=TurnPhase(seat=seat, drawn=True, source=source),
+        phase=_TURN_PHASES[seat, True, source],
         **changes,
     )
-    out.append(Drew(seat=seat, tile=tile, replacement=source == "kong_draw"))
+    out.append(_DREW[seat, tile, source == "kong_draw"])
     return variant_of(state).after_draw(state, seat, position, out)
 
 
@@ -848,7 +881,7 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         "concealed": rest,
         "drawn": None,
         "first_turn": False,
-        "discards": (*me.discards, DiscardRecord(tile, face_down=face_down, ting=action.ting)),
+        "discards": (*me.discards, _DISCARD_RECORDS[tile, face_down, action.ting]),
     }
     if action.ting:
         changes["ting"] = True
@@ -856,7 +889,7 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         if state.first_ting is None:
             state = replace(state, first_ting=seat)
     state = state.with_seat(seat, **changes)
-    out.append(Discarded(seat=seat, tile=tile, ting=action.ting, face_down=face_down))
+    out.append(_DISCARDED[seat, tile, action.ting, face_down])
     state = v.after_tiles_shown(state, out)
     if isinstance(state.phase, EndedPhase):
         return state
