@@ -248,8 +248,10 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
         if v.filters_discards and not v.discard_allowed(state, seat, me.drawn, ting=False):
             return []
         return [Discard(seat=seat, tile=me.drawn)]
-    kinds = sorted(set(me.concealed))
+    counts = me.counts()
+    alone, held = _alone_and_held(counts)
     plain = _DISCARDS[seat]
+    kinds = held
     if v.filters_discards:
         kinds = [t for t in kinds if v.discard_allowed(state, seat, t, ting=False)]
     actions: list[Action] = [plain[t] for t in kinds]
@@ -257,15 +259,14 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
         if v.shape_filters(state):
             # Only a discard that leaves shape waits can be a ting discard (ting_waits asks the
             # same first): tested on the counts in place, without building the rest of the hand.
-            counts = me.counts()
             candidates = []
-            for t in ting_discard_candidates(counts):
+            for t in _ting_candidates(alone, held):
                 counts[t] -= 1
                 if shape_waits(counts):
                     candidates.append(t)
                 counts[t] += 1
         else:
-            candidates = sorted(set(me.concealed))
+            candidates = held
         actions += [
             Discard(seat=seat, tile=t, ting=True)
             for t in candidates
@@ -299,6 +300,19 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
     tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
     less isolated, so with three isolated tiles no discard is ready, and with two only discarding
     one of them can be."""
+    return _ting_candidates(*_alone_and_held(counts))
+
+
+def _ting_candidates(alone: list[Tile], held: list[Tile]) -> list[Tile]:
+    if len(alone) >= 3:
+        return []
+    if len(alone) == 2:
+        return alone
+    return held
+
+
+def _alone_and_held(counts: Sequence[int]) -> tuple[list[Tile], list[Tile]]:
+    """The isolated tiles and the held kinds (both sorted) of a hand's counts."""
     alone: list[Tile] = []
     held: list[Tile] = []
     # Per suit (and the honours), memoised by its counts: isolation never crosses a suit.
@@ -307,11 +321,7 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
         if group_held:
             alone += group_alone
             held += group_held
-    if len(alone) >= 3:
-        return []
-    if len(alone) == 2:
-        return alone
-    return held
+    return alone, held
 
 
 class _GroupTiles(dict[tuple[int, ...], tuple[tuple[Tile, ...], tuple[Tile, ...]]]):
