@@ -206,12 +206,16 @@ def _turn_actions(state: RoundState, seat: int) -> list[Action]:
     me = state.seats[seat]
     # Only a ready hand can win with a treasure: the others need a complete shape first.
     fast = v.shape_filters(state)
-    if (me.ting or not fast or is_complete(me.counts())) and self_draw_verdict_ok(state, seat):
-        actions.append(SelfDrawWin(seat=seat))
-    actions += _own_kongs(state, seat)
+    counts = me.counts()  # one fresh copy for the whole turn (read-only below but in _discards)
+    if (me.ting or not fast or is_complete(counts)) and self_draw_verdict_ok(state, seat):
+        actions.append(_SELF_DRAW_WINS[seat])
+    actions += _own_kongs(state, seat, counts)
     actions += v.extra_turn_actions(state, seat)
-    actions += _discards(state, seat)
+    actions += _discards(state, seat, counts)
     return actions
+
+
+_SELF_DRAW_WINS = tuple(SelfDrawWin(seat=s) for s in range(SEATS))
 
 
 def self_draw_verdict_ok(state: RoundState, seat: int) -> bool:
@@ -239,7 +243,9 @@ _DISCARDS = tuple(tuple(Discard(seat=s, tile=t) for t in range(42)) for s in ran
 """Plain discards are immutable values: built once, shared by every state."""
 
 
-def _discards(state: RoundState, seat: int) -> list[Action]:
+def _discards(state: RoundState, seat: int, counts: list[int]) -> list[Action]:
+    """Plain and ting discards; ``counts`` (the seat's concealed counts) is changed and restored
+    while testing ting candidates."""
     v = variant_of(state)
     me = state.seats[seat]
     if me.ting and me.drawn is not None:
@@ -248,7 +254,6 @@ def _discards(state: RoundState, seat: int) -> list[Action]:
         if v.filters_discards and not v.discard_allowed(state, seat, me.drawn, ting=False):
             return []
         return [Discard(seat=seat, tile=me.drawn)]
-    counts = me.counts()
     alone, held = _alone_and_held(counts)
     plain = _DISCARDS[seat]
     kinds = held
@@ -344,14 +349,13 @@ _GROUP_TABLES = tuple(
 )
 
 
-def _own_kongs(state: RoundState, seat: int) -> list[Action]:
+def _own_kongs(state: RoundState, seat: int, counts: Sequence[int]) -> list[Action]:
     """暗杠 and 补杠 on one's own turn; a locked (ting) hand only with the drawn tile and only if
     the waits stay the same (changchun.md: "听牌后仍可杠牌，前提是杠完后还可听")."""
-    if state.wall_left < 1:
-        return []
     me = state.seats[seat]
-    counts = me.counts()
-    if 4 not in counts and not any(m.kind == "pong" for m in me.melds):
+    if 4 not in counts and (not me.melds or all(m.kind != "pong" for m in me.melds)):
+        return []
+    if state.wall_left < 1:
         return []
     actions: list[Action] = []
     for tile in sorted(set(me.concealed)):
@@ -1025,7 +1029,10 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     ``RoundOver``)."""
     if isinstance(state.phase, EndedPhase):
         raise RoundOver("the round is over")
-    if action not in _legal(state, action.seat):
+    legal = _legal(state, action.seat)
+    # The offered object itself (what bots and the web layer usually send back) is found by
+    # identity in C; only another equal object needs the dataclass ``__eq__`` scan.
+    if id(action) not in map(id, legal) and action not in legal:
         raise _why_illegal(state, action)
     out: list[Event] = []
     before = state
