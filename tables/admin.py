@@ -93,6 +93,7 @@ class RoomAdmin(ClubScopedModelAdmin):
                 "fields": (
                     "opt_cap",
                     "opt_no_cap",
+                    "opt_tai_value",
                     "opt_ting_required",
                     "opt_dianpao_quanbao",
                     "opt_dianpao_baosan",

@@ -22,6 +22,9 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         label=_("封顶"), required=False, min_value=1, help_text=ro.CAP_HELP
     )
     opt_no_cap = forms.BooleanField(label=_("不封顶"), required=False)
+    opt_tai_value = forms.IntegerField(
+        label=_("每台"), required=False, min_value=0, help_text=ro.TAI_VALUE_HELP
+    )
 
     class Meta:
         model = Room
@@ -56,6 +59,8 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                 self.initial["opt_cap"] = current["cap"]
         for spec in ro.BOOLEAN_OPTIONS:
             self.initial[ro.field_name(spec.key)] = bool(current.get(spec.key, spec.default))
+        if "tai_value" in current:
+            self.initial["opt_tai_value"] = current["tai_value"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -80,6 +85,11 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             options["cap"] = None
         elif data.get("opt_cap") is not None:
             options["cap"] = data["opt_cap"]
+        if data.get("opt_tai_value") is not None:
+            if variant in ro.TAI_VALUE_VARIANTS:
+                options["tai_value"] = data["opt_tai_value"]
+            else:
+                errors["opt_tai_value"] = _("这个选项不属于所选的玩法。")
         if data.get("base_stake"):
             options["base"] = data["base_stake"]
         if errors:

@@ -52,13 +52,69 @@ def viewer_key(seat: int | None) -> str:
 
 
 def new_round(
-    *, variant: str, options: Mapping[str, Any], seed: bytes, dealer: int
+    *,
+    variant: str,
+    options: Mapping[str, Any],
+    seed: bytes,
+    dealer: int,
+    setup: RoundSetup | None = None,
 ) -> tuple[Any, list[Any]]:
-    """The dealt state and the deal events (the engine shuffles, rolls the dice and commits)."""
+    """The dealt state and the deal events (the engine shuffles, rolls the dice and commits).
+
+    ``setup`` carries the round wind and the 連莊 count of a match played in wind rounds
+    (Taiwan 16); without it the engine's defaults (东, no count) apply, as for every other
+    variant."""
+    extra: dict[str, Any] = {}
+    if setup is not None:
+        extra = {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
     state, events = _engine().new_round(
-        variant=variant, options=dict(options), seed=seed, dealer=dealer
+        variant=variant, options=dict(options), seed=seed, dealer=dealer, **extra
     )
     return state, list(events)
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """What a match decides for its next round: the dealer, the round wind (a tile int), the
+    dealer's 連莊 count, and whether the match (Taiwan's four wind rounds, 一將) is over."""
+
+    dealer: int
+    round_wind: int
+    lianzhuang: int
+    match_over: bool = False
+
+
+def has_wind_rounds(variant: str) -> bool:
+    """Whether a match of ``variant`` is played in wind rounds with a 連莊 count (Taiwan 16)."""
+    from rules.errors import RulesError
+    from rules.variants import get_variant
+
+    try:
+        return bool(get_variant(variant).wind_rounds)
+    except RulesError:
+        return False
+
+
+def round_setup(variant: str, first_dealer: int, rounds: Sequence[tuple[int, int]]) -> RoundSetup:
+    """The next round of a match whose first dealer is ``first_dealer`` after ``rounds`` (each
+    ``(dealer, next_dealer)``, in order), as the variant's :meth:`next_round` rules it: for
+    Taiwan 16 the 連莊 count and the wind rounds (``taiwan16.md``, *Play*); for the others only
+    the dealer moves (东, no count, the match never ends by itself)."""
+    from rules.tiles import EAST
+    from rules.variants import get_variant
+
+    v = get_variant(variant)
+    setup = RoundSetup(first_dealer, EAST, 0)
+    for dealer, following in rounds:
+        nxt = v.next_round(
+            first_dealer=first_dealer,
+            dealer=dealer,
+            round_wind=setup.round_wind,
+            lianzhuang=setup.lianzhuang,
+            next_dealer=following,
+        )
+        setup = RoundSetup(nxt.dealer, nxt.round_wind, nxt.lianzhuang, nxt.match_over)
+    return setup
 
 
 def apply(state: Any, action: Any) -> tuple[Any, list[Any]]:
@@ -109,12 +165,15 @@ def state_at(
     dealer: int,
     actions: Sequence[Mapping[str, Any]],
     use_cache: bool = True,
+    setup: RoundSetup | None = None,
 ) -> Any:
     """The state after ``actions`` (the round's stored list, ``version`` of them), by replay."""
     cached = _cache_get(RoundKey(round_id, version)) if use_cache else None
     if cached is not None:
         return cached
-    state, _events = new_round(variant=variant, options=options, seed=seed, dealer=dealer)
+    state, _events = new_round(
+        variant=variant, options=options, seed=seed, dealer=dealer, setup=setup
+    )
     for data in actions:
         state, _events = apply(state, _engine().action_from_json(dict(data)))
     if state.version != version:

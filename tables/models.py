@@ -26,6 +26,7 @@ class Variant(models.TextChoices):
     HARBIN = "harbin", _("哈尔滨麻将")
     SIPING = "siping", _("四平麻将")
     TAIYUAN_LISI = "taiyuan_lisi", _("太原立四")
+    TAIWAN16 = "taiwan16", _("台湾十六张")
 
 
 def validate_room_options(variant: str, options: object) -> dict[str, Any]:

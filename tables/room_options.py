@@ -39,7 +39,7 @@ class OptionSpec:
     """The value of a room that never set the option (every rules option defaults to off)."""
 
 
-ALL_VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi")
+ALL_VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16")
 
 BOOLEAN_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -120,7 +120,12 @@ CAP_HELP = _(
     "(spec changchun.md, Cap)"
 )
 
-OPTION_KEYS = frozenset({"base", "cap", *(o.key for o in BOOLEAN_OPTIONS)})
+TAI_VALUE_HELP = _(
+    "台湾十六张：每台的分值，每笔付 底分 + 台数 × 每台。留空取默认值 1。(spec taiwan16.md, Tai)"
+)
+TAI_VALUE_VARIANTS = ("taiwan16",)
+
+OPTION_KEYS = frozenset({"base", "cap", "tai_value", *(o.key for o in BOOLEAN_OPTIONS)})
 
 
 def field_name(key: str) -> str:

@@ -394,10 +394,31 @@ def _deal_next(room: Room, match: Match) -> Round | None:
     else:
         dealer = int(last.result["next_dealer"]) if last.result else last.dealer
         number = last.number + 1
+    setup = _match_setup(match, before_number=number, dealer=dealer)
+    if setup is not None and setup.match_over:
+        # Taiwan 16: the four wind rounds (一將) are played; the match ends (taiwan16.md, *Play*).
+        _end_match(room, reason=MATCH_COMPLETE_REASON)
+        return None
     Seat.objects.filter(room=room, is_bot=False).update(ready=False)
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status"])
-    return round_start(match=match, number=number, dealer=dealer, seed=None)
+    return round_start(match=match, number=number, dealer=dealer, seed=None, setup=setup)
+
+
+MATCH_COMPLETE_REASON = "four_winds"
+"""``Match.end_reason`` of a Taiwan 16 match whose four wind rounds (东南西北圈) are played."""
+
+
+def _match_setup(match: Match, *, before_number: int, dealer: int) -> gameplay.RoundSetup | None:
+    """The round wind and 連莊 count of round ``before_number`` of a match played in wind rounds
+    (Taiwan 16), from the dealers of its earlier rounds; None for the other variants (their
+    rounds are dealt exactly as before: 东, no count)."""
+    if not gameplay.has_wind_rounds(match.variant):
+        return None
+    rounds = list(match.rounds.filter(number__lt=before_number).order_by("number"))
+    first = rounds[0].dealer if rounds else dealer
+    pairs = [(r.dealer, int(r.result["next_dealer"]) if r.result else r.dealer) for r in rounds]
+    return gameplay.round_setup(match.variant, first, pairs)
 
 
 def match_next_round(
@@ -427,7 +448,14 @@ def match_next_round(
     return _with_retries(run)
 
 
-def round_start(*, match: Match, number: int, dealer: int, seed: bytes | None) -> Round:
+def round_start(
+    *,
+    match: Match,
+    number: int,
+    dealer: int,
+    seed: bytes | None,
+    setup: gameplay.RoundSetup | None = None,
+) -> Round:
     """Deal a round: a fresh secret seed (``secrets``), the engine's deal, its events stored.
 
     ``seed`` is only given by tests; a live table always draws it from the operating system's
@@ -438,8 +466,10 @@ def round_start(*, match: Match, number: int, dealer: int, seed: bytes | None) -
     if seed is None:
         fixed = getattr(settings, "TABLES_FIXED_SEED", None) if settings.TESTING else None
         seed = bytes.fromhex(fixed) if isinstance(fixed, str) else secrets.token_bytes(32)
+    if setup is None:
+        setup = _match_setup(match, before_number=number, dealer=dealer)
     state, events = gameplay.new_round(
-        variant=match.variant, options=match.options, seed=seed, dealer=dealer
+        variant=match.variant, options=match.options, seed=seed, dealer=dealer, setup=setup
     )
     rnd = Round(
         match=match,
@@ -526,6 +556,7 @@ def replay_state(rnd: Round) -> Any:
         dealer=rnd.dealer,
         actions=rnd.actions,
         use_cache=False,
+        setup=_match_setup(match, before_number=rnd.number, dealer=rnd.dealer),
     )
 
 

@@ -42,12 +42,14 @@ const state = {
 
 const SUIT = { m: "万", p: "筒", s: "条" };
 const HONOURS = ["东", "南", "西", "北", "白", "发", "中"];
+// 花牌 1f–8f (Taiwan 16): 春夏秋冬 梅兰菊竹.
+const FLOWERS = ["春", "夏", "秋", "冬", "梅", "兰", "菊", "竹"];
 
 function tileLabel(name) {
   const n = Number(name[0]);
   const suit = name[1];
   if (suit === "z") return HONOURS[n - 1];
-  if (suit === "f") return interpolate(_("花%s"), [String(n)]);
+  if (suit === "f") return FLOWERS[n - 1] || interpolate(_("花%s"), [String(n)]);
   return `${n}${SUIT[suit]}`;
 }
 
@@ -66,6 +68,8 @@ function tile(name, extra = "") {
   el.setAttribute("aria-label", tileLabel(name));
   if (suit === "z") {
     el.innerHTML = `<b>${HONOURS[Number(n) - 1]}</b>`;
+  } else if (suit === "f") {
+    el.innerHTML = `<b>${FLOWERS[Number(n) - 1]}</b><i>${n}</i>`;
   } else {
     el.innerHTML = `<b>${n}</b><i>${SUIT[suit] || ""}</i>`;
   }
@@ -337,6 +341,7 @@ function renderInfo(view) {
     interpolate(_("开牌 %s 第 %s 墩"), [seatName(view.break_point.seat), String(view.break_point.stack + 1)]),
     interpolate(_("余 %s 张"), [String(view.wall_left)]),
   ];
+  if (view.lianzhuang) parts.push(interpolate(_("连庄 %s"), [String(view.lianzhuang)]));
   const info = el("div", "info-line", parts.join(" · "));
   const proof = el("div", "muted small", interpolate(_("牌墙承诺 %s…"), [view.commitment.slice(0, 16)]));
   proof.title = view.commitment;
@@ -395,6 +400,13 @@ function renderSeatArea(area, view, seat) {
 
   const melds = el("div", "melds");
   for (const meld of seat.melds) melds.append(meldNode(meld));
+  if (seat.flowers && seat.flowers.length) {
+    // 补花: every seat's flowers are public (taiwan16.md, Play).
+    const flowers = el("span", "flowers");
+    flowers.title = _("花牌");
+    flowers.append(tiles(seat.flowers, "small flower"));
+    melds.append(flowers);
+  }
 
   const hand = el("div", "hand");
   if (seat.concealed) {
@@ -607,7 +619,9 @@ const FAN_NAMES = {
   quanqiu: () => _("全求人"),
   quemen: () => _("缺门"),
   sanjiabi: () => _("三家闭"),
+  sananke: () => _("三暗刻"),
   sanyuan_pong: () => _("箭刻"),
+  sianke: () => _("四暗刻"),
   siguiyi: () => _("四归一"),
   tianhu: () => _("天胡"),
   ting_declared: () => _("报听"),
@@ -617,6 +631,7 @@ const FAN_NAMES = {
   zhuanghu: () => _("庄家胡"),
   zhuangjia: () => _("庄家"),
   zimo: () => _("自摸"),
+  wuanke: () => _("五暗刻"),
 };
 
 const WIN_BY = {
@@ -646,7 +661,8 @@ function renderSettlement(view) {
   const fan = Object.entries(result.fan || {});
   if (fan.length) {
     const list = el("table", "fan-table");
-    list.append(row([_("番种"), _("番")], "th"));
+    const unit = view.variant === "taiwan16" ? _("台") : _("番");
+    list.append(row([_("番种"), unit], "th"));
     for (const [name, value] of fan) list.append(row([(FAN_NAMES[name] || (() => name))(), String(value)]));
     list.append(row([_("合计"), String(result.total)], "th"));
     nodes.push(list);
@@ -698,6 +714,7 @@ const EVENT_TEXT = {
   meld: (e) => interpolate(_("%s %s"), [seatName(e.seat), (ACTION_LABELS[e.action] || (() => e.action))()]),
   kong_robbed: (e) => interpolate(_("%s 抢了 %s 的杠"), [seatName(e.robber), seatName(e.konger)]),
   treasure_placed: (e) => (e.change ? _("换宝") : _("定宝")),
+  flower: (e) => interpolate(_("%s 补花 %s"), [seatName(e.seat), tileLabel(e.tile)]),
   treasure_seen: (e) => interpolate(_("你看到宝牌 %s"), [tileLabel(e.tile)]),
   round_ended: () => _("本盘结束"),
   table_dissolved: (e) => interpolate(_("%s 解散了牌桌：%s"), [e.by, e.reason]),
@@ -710,4 +727,7 @@ function logEvent(event) {
   while (ui.log.children.length > 40) ui.log.lastChild.remove();
 }
 
+// For tests and the curious: document.getElementById("table-app").tableState (never secret:
+// it holds only what this viewer was sent).
+app.tableState = state;
 connect();
