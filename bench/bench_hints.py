@@ -10,7 +10,9 @@ once with ``hints=False`` and once with ``hints=True``, in alternating passes. T
 the engine's legal-action cache are cleared at the start of each pass, so each pass starts cold
 like a fresh server process. Reported per variant: mean µs per view without and with hints, the
 difference, the 99th percentile and the worst single view with hints, and how many views had a
-hint to show. Results are written up in bench/results/hints.md.
+hint to show, and the CPU cost of one cold ``seat_hint`` (memo cleared first) for the views that
+show a hint: the worst case, a ready hand analysed from scratch. Results are written up in
+bench/results/hints.md.
 """
 
 from __future__ import annotations
@@ -121,6 +123,19 @@ def measure(variant: str, rounds: int, passes: int, seed: str) -> dict[str, Any]
     def us(values: Sequence[float]) -> float:
         return round(statistics.median(values) * 1e6, 1)
 
+    shown_at = [
+        (state, seat)
+        for state in states
+        for seat in range(4)
+        if hints.seat_hint(state, seat) is not None
+    ]
+    cold = []
+    for _ in range(passes):
+        cpu = time.process_time()
+        for state, seat in shown_at:
+            hints._analysis_memo.clear()  # worst case: nothing memoised
+            hints.seat_hint(state, seat)
+        cold.append((time.process_time() - cpu) / max(1, len(shown_at)))
     cpu_without = us([p.cpu / views for p in plain])
     cpu_with = us([p.cpu / views for p in hinted])
     last = sorted(hinted[-1].timings)
@@ -136,6 +151,7 @@ def measure(variant: str, rounds: int, passes: int, seed: str) -> dict[str, Any]
         "wall_us_with": us([statistics.fmean(p.timings) for p in hinted]),
         "discard_turn_wall_us_without": us([statistics.fmean(p.discard_turns) for p in plain]),
         "discard_turn_wall_us_with": us([statistics.fmean(p.discard_turns) for p in hinted]),
+        "cold_cpu_us_per_shown_hint": us(cold),
         "p99_wall_us_with": round(last[int(len(last) * 0.99)] * 1e6, 1),
         "max_wall_us_with": round(last[-1] * 1e6, 1),
     }
