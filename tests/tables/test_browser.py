@@ -1,5 +1,5 @@
-"""Four browsers sit, ready and play a whole round to its settlement screen (Playwright); one of
-them reloads its page in the middle of the round.
+"""Four browsers sit, ready and play a whole round to its settlement screen (Playwright); in the
+middle of the round one of them reloads its page and another loses its connection.
 
 The server is the real ASGI application (HTTP + websockets) under uvicorn in a thread, on the
 test database. Each "player" clicks what a hurried human would: a win if offered, else "过", else
@@ -164,6 +164,10 @@ def test_four_browsers_play_a_round_to_the_settlement(
                 # A player reloads mid-round: the page resumes from its stored seq and plays on.
                 pages[1].reload()
                 pages[1].locator('[data-role="board"]').wait_for(state="visible")
+                clicks += 1
+            if clicks == 30:
+                # Another loses its connection: the page reconnects by itself and catches up.
+                pages[2].evaluate("document.getElementById('table-app').tableState.socket.close()")
                 clicks += 1
         shots = os.environ.get("QUEYOU_SCREENSHOTS")  # a folder, to look at the pages by eye
         for index, page in enumerate(pages):
