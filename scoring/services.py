@@ -63,10 +63,14 @@ def replay_round(
     seed: bytes,
     dealer: int,
     actions: Sequence[Mapping[str, Any]],
+    setup: Mapping[str, int] | None = None,
 ) -> list[ReplayStep]:
     """Every step of a round, from the deal to its last stored action (spec README: a round is a
-    pure function of its seed, dealer and actions)."""
-    state, events = new_round(variant=variant, options=dict(options), seed=seed, dealer=dealer)
+    pure function of its seed, dealer and actions). ``setup``: the ``round_wind`` and
+    ``lianzhuang`` a Taiwan 16 match dealt it with (``tables.services.round_setup_of``)."""
+    state, events = new_round(
+        variant=variant, options=dict(options), seed=seed, dealer=dealer, **(setup or {})
+    )
     steps = [ReplayStep(action=None, events=tuple(events), state=state)]
     for data in actions:
         state, events = apply(state, action_from_json(dict(data)))
@@ -76,13 +80,17 @@ def replay_round(
 
 def replay_stored_round(rnd: Round) -> list[ReplayStep]:
     """:func:`replay_round` of a stored round (its match gives the variant and options)."""
+    from tables.services import round_setup_of
+
     match = rnd.match
+    setup = round_setup_of(rnd)
     return replay_round(
         variant=match.variant,
         options=match.options,
         seed=bytes.fromhex(rnd.seed),
         dealer=rnd.dealer,
         actions=rnd.actions,
+        setup=({"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang} if setup else None),
     )
 
 

@@ -405,6 +405,12 @@ def _deal_next(room: Room, match: Match) -> Round | None:
     return round_start(match=match, number=number, dealer=dealer, seed=None, setup=setup)
 
 
+def round_setup_of(rnd: Round) -> gameplay.RoundSetup | None:
+    """The round wind and 連莊 count ``rnd`` was dealt with (Taiwan 16), for anyone replaying it
+    from its seed (the settlement, the replay page); None for the other variants."""
+    return _match_setup(rnd.match, before_number=rnd.number, dealer=rnd.dealer)
+
+
 MATCH_COMPLETE_REASON = "four_winds"
 """``Match.end_reason`` of a Taiwan 16 match whose four wind rounds (东南西北圈) are played."""
 

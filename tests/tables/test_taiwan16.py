@@ -41,21 +41,38 @@ def _next(rnd: Round) -> Round | None:
     return services.match_next_round(match_id=rnd.match_id, after_number=rnd.number)
 
 
-def test_a_taiwan_room_plays_a_whole_round_through_the_service(tw_round: Round) -> None:
-    rnd = tw_round
-    state = state_of(rnd)
-    assert len(state.wall) == 144
-    assert sorted(len(s.concealed) for s in state.seats) == [16, 16, 16, 17]
+def _play(rnd: Round) -> Round:
     for _ in range(1500):
         rnd = fresh(rnd)
         if rnd.status != Round.Status.PLAYING:
-            break
+            return rnd
         state = state_of(rnd)
         seat = gameplay.deciders(state)[0]
         assert act(rnd, seat, gameplay.action_json(bots.choose_action(state, seat))).ok
-    ended = fresh(rnd)
+    raise AssertionError("the round did not end")
+
+
+def test_a_taiwan_room_plays_a_whole_round_through_the_service(tw_round: Round) -> None:
+    state = state_of(tw_round)
+    assert len(state.wall) == 144
+    assert sorted(len(s.concealed) for s in state.seats) == [16, 16, 16, 17]
+    ended = _play(tw_round)
     assert ended.status == Round.Status.ENDED
     assert sum(ended.result["nets"]) == 0
+
+
+def test_the_settlement_of_a_lianzhuang_round_matches_the_table(tw_round: Round) -> None:
+    from scoring.services import settle_round
+
+    _end(tw_round, next_dealer=tw_round.dealer)
+    second = _next(tw_round)
+    assert second is not None
+    ended = _play(second)
+    settlement = settle_round(ended.pk)
+    assert settlement is not None
+    assert list(settlement.nets) == ended.result["nets"]
+    if "zhuangjia" in ended.result["fan"]:  # the dealer is involved: 連1 scores 2 tai
+        assert ended.result["fan"]["lianzhuang"] == 2
 
 
 def test_every_seats_flowers_are_in_everyones_view(tw_round: Round) -> None:
@@ -80,6 +97,10 @@ def test_the_dealer_staying_counts_lianzhuang_into_the_next_round(tw_round: Roun
     assert state.round_wind == EAST
     # The fallback replay from the seed rebuilds the same round (wind and count included).
     assert services.replay_state(fresh(second)) == state
+    # So does the settlement's replay (it scores the round: 連莊 tai depend on the count).
+    from scoring.services import replay_stored_round
+
+    assert replay_stored_round(fresh(second))[-1].state == state
     _end(second, next_dealer=(dealer + 1) % 4)
     third = _next(second)
     assert third is not None
