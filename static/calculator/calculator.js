@@ -18,7 +18,7 @@
     zh: {
       intro: "选玩法和房间选项，点牌（或输入 mpsz，如 123m456p789s11z）组成手牌，加上亮出的牌、胡的那张和胡法，立刻看到能否胡、番数明细和每家输赢；13 张时显示听哪些牌。",
       variant: "玩法", options: "房间选项", base: "底分", cap: "封顶", no_cap: "不封顶",
-      hand: "手牌", notation: "mpsz 记法", clear: "清空", palette: "点牌加入手牌（点手牌里的牌可移除）",
+      hand: "手牌", notation: "mpsz 记法", clear: "清空", palette: "点牌（点手牌里的牌可移除）", to_hand: "加入手牌", to_meld: "加入副露",
       need: "还差 %s 张（胡牌要 %s 张，查听要 %s 张）", too_many: "多了 %s 张",
       win_tile: "胡的牌", melds: "亮出的牌（吃、碰、杠）", meld_type: "类型", meld_tiles: "牌",
       meld_from: "来自", add_meld: "加入", remove: "移除", none: "—",
@@ -36,7 +36,7 @@
     en: {
       intro: "Pick a variant and room options, click tiles (or type mpsz, e.g. 123m456p789s11z), add melds, the winning tile and how it was won, and see at once whether it can win, the fan breakdown and every seat's payment; with 13 tiles, its waits.",
       variant: "Variant", options: "Room options", base: "Base", cap: "Cap", no_cap: "No cap",
-      hand: "Hand", notation: "mpsz notation", clear: "Clear", palette: "Click a tile to add it (click a hand tile to remove it)",
+      hand: "Hand", notation: "mpsz notation", clear: "Clear", palette: "Click a tile to add it (click a hand tile to remove it)", to_hand: "to the hand", to_meld: "to the meld",
       need: "%s more tiles (a win needs %s, a wait query %s)", too_many: "%s tiles too many",
       win_tile: "Winning tile", melds: "Melds (chow, pong, kong)", meld_type: "Type", meld_tiles: "Tiles",
       meld_from: "From", add_meld: "Add", remove: "Remove", none: "—",
@@ -183,6 +183,7 @@
     facts: { haidi: false, flower_draw: false, tianhu: false, dihu: false },
     opened: [false, false, false, false],
     notationError: null,
+    target: "hand", // where a palette click goes: the hand, or the meld being built
   };
   for (const [key, setup] of Object.entries(VARIANTS)) S.options[key] = { ...setup.options };
 
@@ -352,6 +353,10 @@
       node.type = "button";
       node.disabled = copies(name) >= 4;
       node.addEventListener("click", () => {
+        if (S.target === "meld") {
+          addToMeldDraft(name);
+          return;
+        }
         if (copies(name) >= 4 || S.hand.length >= winSize()) return;
         S.hand.push(name);
         S.winTile = name;
@@ -363,13 +368,46 @@
       });
       box.append(node);
     }
-    ui.palette.replaceChildren(el("h2", "small", t("palette")), box);
+    const target = el("div", "calc-target");
+    for (const [value, text] of [["hand", t("to_hand")], ["meld", t("to_meld")]]) {
+      const radio = el("input");
+      radio.type = "radio";
+      radio.name = "target";
+      radio.value = value;
+      radio.checked = S.target === value;
+      radio.addEventListener("change", () => {
+        S.target = value;
+        renderPaletteState();
+      });
+      target.append(field(text, radio));
+    }
+    ui.palette.replaceChildren(el("h2", "small", t("palette")), target, box);
   }
 
   function renderPaletteState() {
+    const draft = S.target === "meld" ? meldDraft() : [];
     for (const node of ui.palette.querySelectorAll("[data-tile]")) {
-      node.disabled = copies(node.dataset.tile) >= 4 || S.hand.length >= winSize();
+      const name = node.dataset.tile;
+      const held = copies(name) + draft.filter((n) => n === name).length;
+      node.disabled = held >= 4 || (S.target === "hand" && S.hand.length >= winSize()) || (S.target === "meld" && draft.length >= 4);
     }
+  }
+
+  function meldDraft() {
+    const input = ui.melds.querySelector('input[name="meld_tiles"]');
+    try {
+      return input ? parseTiles(input.value) : [];
+    } catch (err) {
+      return [];
+    }
+  }
+
+  function addToMeldDraft(name) {
+    const input = ui.melds.querySelector('input[name="meld_tiles"]');
+    const draft = meldDraft();
+    if (!input || draft.length >= 4 || copies(name) + draft.filter((n) => n === name).length >= 4) return;
+    input.value = formatTiles([...draft, name]);
+    renderPaletteState();
   }
 
   // --- melds ------------------------------------------------------------------------------------
@@ -418,6 +456,7 @@
     tilesInput.name = "meld_tiles";
     tilesInput.placeholder = "345m";
     tilesInput.autocomplete = "off";
+    tilesInput.addEventListener("input", renderPaletteState);
     let from = "";
     const fromSelect = select("meld_from", [["", t("none")], ...seats], from, (v) => {
       from = v;
@@ -442,6 +481,7 @@
         from: kind === "concealed_kong" || special ? null : from,
       };
       S.melds.push(meld);
+      S.target = "hand";
       while (S.hand.length > winSize()) S.hand.pop();
       renderAll();
     });

@@ -191,3 +191,39 @@ def test_the_calculator_speaks_english_and_lists_the_waits_of_a_thirteen_tile_ha
             f"{n}m" for n in range(1, 10)
         ]
         browser.close()
+
+
+def test_a_meld_clicked_from_the_palette_counts_in_the_verdict(live_url: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(locale="zh-CN")
+        page.goto(f"{live_url}/calculator/")
+        page.select_option('select[name="variant"]', "harbin")
+        palette = page.locator('[data-role="palette"]')
+        # hb-01: a 777p pong from seat 3, then 234m 678m 123s 99s; 2s from seat 2 is 卡当.
+        page.check('input[name="target"][value="meld"]')
+        for _ in range(3):
+            palette.locator('[data-tile="7p"]').click()
+        assert page.locator('input[name="meld_tiles"]').input_value() == "777p"
+        page.select_option('select[name="meld_type"]', "pong")
+        page.select_option('select[name="meld_from"]', "3")
+        page.locator('[data-role="melds"] button.button:not(.button-secondary)').click()
+        expect(page.locator(".calc-meld")).to_have_count(1)
+        for name in ["2m", "3m", "4m", "6m", "7m", "8m", "1s", "2s", "3s", "9s", "9s"]:
+            palette.locator(f'[data-tile="{name}"]').click()
+        page.select_option('select[name="win_tile"]', "2s")
+        page.select_option('select[name="win_by"]', "discard")
+        page.select_option('select[name="discarder"]', "2")
+        page.check('input[name="ting"]')
+        for seat in range(4):
+            page.check(f'input[name="opened_{seat}"]')
+        expect(page.locator('[data-role="payments"] td[data-seat="1"]')).to_have_text("+10")
+        keys = page.locator('[data-role="fan"] tr[data-key]').evaluate_all(
+            "rows => rows.map(r => r.dataset.key)"
+        )
+        assert sorted(keys) == ["dianpao", "kadang", "pinghu"]
+        cells = page.locator('[data-role="payments"] td[data-seat]')
+        assert cells.all_inner_texts() == ["-4", "+10", "-4", "-2"]
+        browser.close()
