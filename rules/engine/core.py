@@ -467,12 +467,18 @@ def win_context(
 
 
 def claim_offers(
-    state: RoundState, seat: int, discarder: int, tile: Tile, v: Variant
+    state: RoundState,
+    seat: int,
+    discarder: int,
+    tile: Tile,
+    v: Variant,
+    facts: tuple[tuple[int, ...], tuple[Tile, ...]] | None = None,
 ) -> list[Action]:
     """What ``seat`` may claim on ``discarder``'s ``tile`` (spec README, item 5); empty: not asked.
-    A ``Pass`` is appended whenever anything is offered."""
+    A ``Pass`` is appended whenever anything is offered. ``facts``: the seat's
+    :func:`hand_facts`, when the caller has them already."""
     me = state.seats[seat]
-    counts, waits = hand_facts(me.concealed)
+    counts, waits = hand_facts(me.concealed) if facts is None else facts
     chow_seat = v.has_chow and not me.ting and seat == (discarder + 1) % SEATS
     fast = v.shape_filters(state)
     if counts[tile] < 2 and not chow_seat and tile not in waits and fast and not v.has_extra_claims:
@@ -609,11 +615,15 @@ def open_claims(
         if kind == "rob_kong":
             offers = rob_offers(state, seat, discarder, tile, pending)
         else:
-            if quick and (seat != chow_seat or seats[seat].ting):
-                counts, waits = hand_facts(seats[seat].concealed)
-                if counts[tile] < 2 and tile not in waits:
-                    continue
-            offers = claim_offers(state, seat, discarder, tile, v)
+            facts = hand_facts(seats[seat].concealed)
+            if (
+                quick
+                and (seat != chow_seat or seats[seat].ting)
+                and facts[0][tile] < 2
+                and tile not in facts[1]
+            ):
+                continue
+            offers = claim_offers(state, seat, discarder, tile, v, facts)
         if offers:
             asked.append(seat)
             all_offers[seat] = tuple(offers)
@@ -902,7 +912,7 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         changes["waits"] = ting_waits(state, seat, rest, me.melds)
         if state.first_ting is None:
             state = replace(state, first_ting=seat)
-    state = state.with_seat(seat, **changes)
+    state = state.update_seat(seat, changes)
     out.append(_DISCARDED[seat, tile, action.ting, face_down])
     state = v.after_tiles_shown(state, out)
     if isinstance(state.phase, EndedPhase):
