@@ -167,3 +167,34 @@ def test_blocked_waits_give_each_tile_its_own_reason() -> None:
     verdict = rules.judge_ting(ctx)
     assert not verdict.ting_allowed
     assert verdict.reason == analysis.blocked[0][1]
+
+
+def _recount_from_view(view: dict[str, object], tile: str) -> int:
+    """4 minus the copies of ``tile`` this seat's own view shows: what a player could count."""
+    me = view["seats"][view["you"]]  # type: ignore[index]
+    seen = me["concealed"].count(tile) + (me["drawn"] == tile)
+    for seat in view["seats"]:  # type: ignore[attr-defined]
+        seen += sum(1 for d in seat["discards"] if d.get("tile") == tile and not d["claimed"])
+        seen += sum(m.get("tiles", []).count(tile) for m in seat["melds"])
+    treasure = view.get("treasure") or {}
+    seen += treasure.get("tile") == tile  # type: ignore[attr-defined]
+    return 4 - seen
+
+
+@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
+def test_unseen_counts_are_what_the_seats_own_view_shows(variant: str) -> None:
+    # The count uses nothing the seat may not see: a player could recount it from the view.
+    checked = 0
+    states = [s for n in range(3) for s in _rounds(variant, f"eager-unseen-{variant}-{n}")]
+    for state in states:
+        for seat in range(4):
+            view = seat_view(state, seat)
+            hint = view.get("hint")
+            if not hint:
+                continue
+            entries = hint.get("discards", [hint])
+            for entry in entries:
+                for wait in entry["waits"] + entry["blocked"]:
+                    assert wait["unseen"] == _recount_from_view(view, wait["tile"]), wait
+                    checked += 1
+    assert checked
