@@ -58,10 +58,12 @@ def parse_client_message(text: str | None) -> ClientMessage:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # 4 KB of "[" nest deeper than Python recurses
         raise ProtocolError("bad_json", "the message is not JSON") from exc
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
+    if not _storable(data):
+        raise ProtocolError("bad_message", "strings may not hold NUL or lone surrogates")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _SCHEMAS:
         raise ProtocolError("unknown_type", f"unknown message type: {kind!r}")
@@ -83,6 +85,27 @@ def parse_client_message(text: str | None) -> ClientMessage:
     if kind == "action" and not CLIENT_ACTION_ID.match(data["client_action_id"]):
         raise ProtocolError("bad_message", "client_action_id: 1-64 of A-Z a-z 0-9 _ . : -")
     return ClientMessage(type=kind, fields={k: v for k, v in data.items() if k != "type"})
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _storable(data: Any) -> bool:
+    """No NUL and no lone surrogate in any string or key (JSON escapes can carry both): PostgreSQL's
+    jsonb refuses them, so recording the refusal of such an action crashed the socket (found by
+    tests/reliability/test_fuzz_consumer.py). Iterative: a 4 KB message may nest ~1000 deep."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if _UNSTORABLE.search(value):
+                return False
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return True
 
 
 @dataclass
