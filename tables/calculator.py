@@ -148,6 +148,7 @@ class JudgeView(APIView):
             200: JudgeAnswerSerializer,
             400: JudgeErrorSerializer,
             413: JudgeErrorSerializer,
+            500: JudgeErrorSerializer,
         },
         examples=[OpenApiExample("Changchun 单调 on 中", value=EXAMPLE_CASE, request_only=True)],
         tags=["judge"],
@@ -162,6 +163,9 @@ class JudgeView(APIView):
             answer = judge_case(case)
         except RulesError as exc:
             return Response({"id": case_id, "error": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        except Exception as exc:  # a judge bug: the CLI's error line (judge_line), as a 500
+            error = f"internal error: {type(exc).__name__}: {exc}"
+            return Response({"id": case_id, "error": error}, status=500)
         body = {"id": case_id, **answer} if case_id is not None else answer
         return Response(body)
 

@@ -151,3 +151,17 @@ def test_a_taiwan_hand_of_seventeen_tiles_is_judged_with_its_flowers(client: Cli
     assert body["legal"] is True
     assert body["fan"]["flower"] == 2
     assert set(body["fan"]) <= set(FAN["taiwan16"])
+
+
+def test_a_judge_bug_is_a_500_with_the_clis_error_line(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tables.calculator
+
+    def broken(case: Any) -> Any:
+        raise ZeroDivisionError("oops")
+
+    monkeypatch.setattr(tables.calculator, "judge_case", broken)
+    response = post(client, CC06)
+    assert response.status_code == 500
+    assert response.json() == {"id": "cc-06", "error": "internal error: ZeroDivisionError: oops"}
