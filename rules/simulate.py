@@ -28,8 +28,9 @@ from rules.engine import (
 )
 from rules.engine.core import seats_to_act
 from rules.engine.state import EndedPhase
-from rules.tiles import count_tiles, full_set
+from rules.tiles import EAST, Tile, count_tiles, full_set
 from rules.variants import get_variant
+from rules.variants.base import NextRound
 from rules.wall import Drbg, seed_from_text
 
 Bot = Callable[[list[Action]], Action]
@@ -77,10 +78,18 @@ def random_bot(rng: random.Random) -> Bot:
 
 
 def play_round(
-    variant: str, *, seed: bytes, dealer: int, bot: Bot
+    variant: str,
+    *,
+    seed: bytes,
+    dealer: int,
+    bot: Bot,
+    round_wind: Tile = EAST,
+    lianzhuang: int = 0,
 ) -> tuple[RoundState, list[Action]]:
     """Play one round to its end; return the final state and the actions taken."""
-    state, _ = new_round(variant=variant, seed=seed, dealer=dealer)
+    state, _ = new_round(
+        variant=variant, seed=seed, dealer=dealer, round_wind=round_wind, lianzhuang=lianzhuang
+    )
     taken: list[Action] = []
     while not isinstance(state.phase, EndedPhase):
         seat = seats_to_act(state)[0]
@@ -90,17 +99,36 @@ def play_round(
     return state, taken
 
 
-def replay(variant: str, *, seed: bytes, dealer: int, actions: list[Action]) -> RoundState:
+def replay(
+    variant: str,
+    *,
+    seed: bytes,
+    dealer: int,
+    actions: list[Action],
+    round_wind: Tile = EAST,
+    lianzhuang: int = 0,
+) -> RoundState:
     """The state reached by applying ``actions`` to a fresh round from ``seed``."""
-    state, _ = new_round(variant=variant, seed=seed, dealer=dealer)
+    state, _ = new_round(
+        variant=variant, seed=seed, dealer=dealer, round_wind=round_wind, lianzhuang=lianzhuang
+    )
     for action in actions:
         state, _ = apply(state, action)
     return state
 
 
 def replay_differs(seed: bytes, dealer: int, actions: list[Action], state: RoundState) -> bool:
-    """Whether replaying ``actions`` from ``seed`` fails to reach exactly ``state``."""
-    return replay(state.variant, seed=seed, dealer=dealer, actions=actions) != state
+    """Whether replaying ``actions`` from ``seed`` fails to reach exactly ``state`` (dealt with
+    its round wind and 連莊 count)."""
+    again = replay(
+        state.variant,
+        seed=seed,
+        dealer=dealer,
+        actions=actions,
+        round_wind=state.round_wind,
+        lianzhuang=int(state.extra.get("lianzhuang", 0)),
+    )
+    return again != state
 
 
 def broken_invariant(state: RoundState) -> str | None:
@@ -140,11 +168,22 @@ def simulate_rounds(
     rng = random.Random(seed_from_text(f"{seed}/bots"))
     bot = random_bot(rng)
     dealer = Drbg(seed_from_text(f"{seed}/dealer")).randbelow(4)
+    # A match of wind rounds (Taiwan) carries its round wind and 連莊 count; for the other
+    # variants Variant.next_round only moves the dealer.
+    match = NextRound(dealer, EAST, 0)
+    first_dealer = dealer
     report = SimulationReport(variant=variant)
     start = time.perf_counter()
     for index in range(rounds):
         rseed = round_seed(seed, index)
-        state, actions = play_round(variant, seed=rseed, dealer=dealer, bot=bot)
+        state, actions = play_round(
+            variant,
+            seed=rseed,
+            dealer=dealer,
+            bot=bot,
+            round_wind=match.round_wind,
+            lianzhuang=match.lianzhuang,
+        )
         report.rounds += 1
         report.actions += len(actions)
         broken = broken_invariant(state)
@@ -160,7 +199,17 @@ def simulate_rounds(
             report.wins += 1
             how = state.result.win_by or "?"
             report.win_kinds[how] = report.win_kinds.get(how, 0) + 1
-        dealer = state.result.next_dealer
+        match = get_variant(variant).next_round(
+            first_dealer=first_dealer,
+            dealer=dealer,
+            round_wind=match.round_wind,
+            lianzhuang=match.lianzhuang,
+            next_dealer=state.result.next_dealer,
+        )
+        if match.match_over:
+            match = NextRound(match.dealer, EAST, 0)
+            first_dealer = match.dealer
+        dealer = match.dealer
     report.seconds = time.perf_counter() - start
     return report
 
