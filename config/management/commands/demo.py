@@ -28,6 +28,7 @@ ROOM_NAMES = {
     Variant.HARBIN: "哈尔滨 · 演示桌",
     Variant.SIPING: "四平 · 演示桌",
     Variant.TAIYUAN_LISI: "太原立四 · 演示桌",
+    Variant.TAIWAN16: "台湾十六张 · 演示桌",
 }
 
 
