@@ -243,6 +243,17 @@
           schedule();
         });
         box.append(field(label(LABELS.options, "cap"), input));
+      } else if (typeof value === "number") {
+        const input = el("input");
+        input.type = "number";
+        input.min = "1";
+        input.name = `opt_${key}`;
+        input.value = value;
+        input.addEventListener("input", () => {
+          options[key] = Math.max(1, Number(input.value) || 1);
+          schedule();
+        });
+        box.append(field(label(LABELS.options, key), input));
       } else if (typeof value === "boolean") {
         const node = field(
           label(LABELS.options, key),

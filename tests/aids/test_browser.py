@@ -227,3 +227,20 @@ def test_a_meld_clicked_from_the_palette_counts_in_the_verdict(live_url: str) ->
         cells = page.locator('[data-role="payments"] td[data-seat]')
         assert cells.all_inner_texts() == ["-4", "+10", "-4", "-2"]
         browser.close()
+
+
+def test_a_typed_taiwan_hand_scores_its_flowers_in_tai(live_url: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(locale="zh-CN")
+        page.goto(f"{live_url}/calculator/")
+        page.select_option('select[name="variant"]', "taiwan16")
+        page.locator('input[name="notation"]').fill("123m456m789m123p456p77z")
+        page.locator('input[name="flowers"]').fill("2f6f")
+        expect(page.locator('[data-role="payments"] td[data-seat="1"]')).to_have_text("+22")
+        flower = page.locator('[data-role="fan"] tr[data-key="flower"]')
+        assert flower.locator(".calc-fan-name").inner_text() == "花牌"
+        assert flower.locator("td.num").inner_text() == "2"
+        browser.close()
