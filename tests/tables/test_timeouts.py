@@ -194,3 +194,42 @@ def test_deadline_and_bot_tasks_are_sent_after_the_commit_with_a_countdown(
     dealer = gameplay.deciders(state_of(rnd))[0]
     bots_move = [s for s in sent if s[0] == "tables.round_autoplay"]
     assert bool(bots_move) == (dealer != 0)
+
+
+def _two_asked_window() -> tuple[bytes, list[dict[str, Any]]]:
+    """A seed and the default moves up to a claim window where two seats are asked."""
+    from rules.wall import seed_from_text
+
+    for k in range(500):
+        seed = seed_from_text(f"claims{k}")
+        state, _ = gameplay.new_round(variant="changchun", options={}, seed=seed, dealer=0)
+        moves: list[dict[str, Any]] = []
+        while not gameplay.is_ended(state):
+            if gameplay.phase_kind(state) == "claims" and len(gameplay.deciders(state)) >= 2:
+                return seed, moves
+            seat = gameplay.deciders(state)[0]
+            action = gameplay.default_action(state, seat)
+            moves.append(gameplay.action_json(action))
+            state, _ = gameplay.apply(state, action)
+    raise AssertionError("no claim window with two asked seats")
+
+
+def test_a_claim_window_gets_the_claim_timeout_and_keeps_its_clock_while_seats_pass(
+    seated: Any,
+) -> None:
+    from tables.models import Match
+
+    seed, moves = _two_asked_window()
+    match = Match.objects.create(room=seated, variant="changchun", options={}, players=[])
+    rnd = services.round_start(match=match, number=1, dealer=0, seed=seed)
+    for move in moves:
+        assert act(rnd, move["seat"], {k: v for k, v in move.items() if k != "seat"}).ok
+    opened = fresh(rnd)
+    assert opened.decision_version == opened.version
+    granted = (opened.deadline - timezone.now()).total_seconds()
+    assert 0 < granted <= seated.claim_timeout_s
+    first = gameplay.deciders(state_of(opened))[0]
+    assert act(opened, first, {"kind": "pass"}).ok
+    after = fresh(opened)
+    assert after.version == opened.version + 1
+    assert (after.deadline, after.decision_version) == (opened.deadline, opened.decision_version)
