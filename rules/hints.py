@@ -38,7 +38,7 @@ from rules.engine.core import hand_facts, legal_actions, ting_discard_candidates
 from rules.engine.state import EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld, TingContext
 from rules.shapes import shape_waits
-from rules.tiles import COPIES, NUM_KINDS, Tile, tile_name
+from rules.tiles import COPIES, NUM_KINDS, NUM_KINDS_WITH_FLOWERS, Tile, tile_name
 from rules.wins.base import HandRules, concealed_counts, meld_counts
 
 HINTS_OPTION = "hints"
@@ -115,8 +115,9 @@ def _analysis_key(ctx: TingContext) -> Hashable | None:
 
 
 def unseen_counts(state: RoundState, seat: int) -> list[int]:
-    """Per kind (34), the copies ``seat`` has not seen (module docstring, *unseen*)."""
-    seen = [0] * NUM_KINDS
+    """Per kind (34), the copies ``seat`` has not seen (module docstring, *unseen*). Flowers
+    (Taiwan: set aside at once, one copy each) are no wait and are not counted."""
+    seen = [0] * NUM_KINDS_WITH_FLOWERS  # flowers (34–41) are counted, then dropped
     for tile in state.seats[seat].concealed:
         seen[tile] += 1
     for index, other in enumerate(state.seats):
@@ -131,7 +132,7 @@ def unseen_counts(state: RoundState, seat: int) -> list[int]:
     treasure = state.treasure
     if treasure is not None and state.seats[seat].treasure_seen == treasure.version:
         seen[treasure.tile] += 1
-    return [COPIES - n if n < COPIES else 0 for n in seen]
+    return [COPIES - n if n < COPIES else 0 for n in seen[:NUM_KINDS]]
 
 
 def ting_context(
