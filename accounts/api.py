@@ -276,7 +276,7 @@ class MembershipViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     serializer_class = MemberSerializer
     queryset = Membership.objects.none()
-    action_roles: ClassVar[dict[str, Any]] = {
+    decisions: ClassVar[dict[str, Any]] = {
         "approve": services.membership_approve,
         "reject": services.membership_reject,
         "remove": services.membership_remove,
@@ -294,7 +294,7 @@ class MembershipViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
     def _decide(self, request: Request, name: str) -> Response:
         membership = self.get_object()
         try:
-            result = self.action_roles[name](actor=_me(request), membership=membership)
+            result = self.decisions[name](actor=_me(request), membership=membership)
         except ClubError as error:
             return club_refusal(error)
         if result is None:
