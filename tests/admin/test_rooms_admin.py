@@ -209,3 +209,28 @@ def test_a_club_admin_closes_rooms_but_cannot_delete_them(manager_client, world)
     manager_client.post(reverse("admin:tables_room_delete", args=[room.pk]), {"post": "yes"})
     action(manager_client, "room", "delete_selected", [room.pk], post="yes")
     assert Room.objects.filter(pk=room.pk).exists()
+
+
+def test_dissolving_between_rounds_keeps_the_ended_round_and_deals_no_more(manager_client, world):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.services import settle_round
+    from tables import services
+    from tests.api.helpers import play_out
+
+    room = world["room_a"]
+    ended = play_out(start_round(room, world["a_players"]))
+    settlement = settle_round(ended.pk)
+    assert Match.objects.get(pk=ended.match_id).status == Match.Status.PLAYING
+    action(manager_client, "room", "dissolve_tables", [room.pk], reason="散场")
+    match = Match.objects.get(pk=ended.match_id)
+    assert (match.status, match.end_reason) == (Match.Status.FINISHED, "dissolved")
+    ended.refresh_from_db()
+    assert ended.status == Round.Status.ENDED  # already settled: it stays paid
+    assert settlement is not None
+    later = timezone.now() + timedelta(minutes=5)
+    dealt = services.match_next_round(match_id=match.pk, after_number=ended.number, now=later)
+    assert dealt is None
+    assert LogEntry.objects.filter(object_id=str(room.pk), change_message__contains="散场").exists()
