@@ -13,6 +13,7 @@
   var info = root.querySelector("[data-info]");
   var table = root.querySelector("[data-table]");
   var eventsList = root.querySelector("[data-events]");
+  var wallBox = root.querySelector("[data-wall]");
   var current = 0;
 
   function el(tag, cls, text) {
@@ -78,6 +79,14 @@
     info.textContent = bits.join(" · ");
     table.textContent = "";
     for (var seat = 0; seat < 4; seat++) table.appendChild(seatBlock(frame, seat));
+    wallBox.textContent = "";
+    var size = data.wall.length;
+    var treasureAt = t.treasure ? t.treasure.position : -1;
+    data.wall.forEach(function (name, i) {
+      // Drawn from the live end (before `live`) or from the far end (the last `far` tiles).
+      var gone = i < t.live || i >= size - t.far;
+      wallBox.appendChild(tile(name, (gone ? "drawn" : "") + (i === treasureAt ? " treasure" : "")));
+    });
     eventsList.textContent = "";
     frame.events.forEach(function (event, i) {
       var item = el("li", "event event-" + event.kind, describe(event));
