@@ -182,7 +182,8 @@ def scenario_worker(tables: list[list[Player]]) -> None:
             f"  did: {len(clients)} sockets on worker 0, killed it at 12 s, played on to 32 s, "
             f"quiet until 40 s; {len(stats.sent)} actions sent, {stats.retried} re-sent after "
             f"reconnecting ({stats.duplicates} answered as duplicates), {stats.reconnects} "
-            f"reconnects, {stats.resyncs} resyncs, errors {dict(stats.errors)}"
+            f"reconnects, {stats.resyncs} resyncs, {stats.idle_hellos} idle hellos"
+            f", errors {dict(stats.errors)}"
         )
         check(stats.reconnects >= len(clients), "every socket reconnected to the other worker")
         check_database(tables, stats, clients)
@@ -207,7 +208,7 @@ def scenario_redis(tables: list[list[Player]]) -> None:
             play_with_fault(
                 tables,
                 stack.ports,
-                seconds=45,
+                seconds=60,
                 act_for=35,
                 fault_at=12,
                 fault=fault,
@@ -215,9 +216,10 @@ def scenario_redis(tables: list[list[Player]]) -> None:
             )
         )
         print(
-            f"  did: killed Redis at 12 s for 3 s, played on to 35 s, quiet until 45 s; "
+            f"  did: killed Redis at 12 s for 3 s, played on to 35 s, quiet until 60 s; "
             f"{len(stats.sent)} actions sent, {stats.retried} re-sent, {stats.reconnects} "
-            f"reconnects, {stats.resyncs} resyncs, errors {dict(stats.errors)}"
+            f"reconnects, {stats.resyncs} resyncs, {stats.idle_hellos} idle hellos"
+            f", errors {dict(stats.errors)}"
         )
         check(stack.procs["celery"].poll() is None, "the Celery worker survived the broker loss")
         check(all(stack.procs[f"asgi-{i}"].poll() is None for i in range(2)), "workers alive")

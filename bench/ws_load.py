@@ -287,9 +287,7 @@ class Player:
     session: str
 
 
-def prepare_tables(
-    count: int, *, variant: str = "changchun", first: int = 0
-) -> list[list[Player]]:
+def prepare_tables(count: int, *, variant: str = "changchun", first: int = 0) -> list[list[Player]]:
     """``count`` rooms of four seated players (made once, reused by later runs); a fresh session
     for each player. Call after :func:`django_setup`."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -441,6 +439,7 @@ class Stats:
     leaks: list[str] = field(default_factory=list)
     resyncs: int = 0
     retried: int = 0
+    idle_hellos: int = 0
     duplicates: int = 0
     reconnects: int = 0
     messages: int = 0
@@ -491,6 +490,7 @@ class SeatClient:
     serial: int = 0
     stopped: bool = False
     in_flight: dict[str, Any] | None = None
+    last_sent: float = 0.0
     act_until: float = float("inf")
 
     @property
@@ -518,10 +518,14 @@ class SeatClient:
                     self.ws = ws
                     attempts = 0
                     await self.on_open(ws)
-                    async for raw in ws:
-                        self.on_message(json.loads(raw))
-                        if time.perf_counter() >= self.deadline:
-                            break
+                    idle = asyncio.get_running_loop().create_task(self.idle_hello(ws))
+                    try:
+                        async for raw in ws:
+                            self.on_message(json.loads(raw))
+                            if time.perf_counter() >= self.deadline:
+                                break
+                    finally:
+                        idle.cancel()
                     if time.perf_counter() >= self.deadline or self.stopped:
                         return
                     self.stats.error("closed", f"{self.player.username} on {port}")
@@ -536,13 +540,29 @@ class SeatClient:
             self.port_index += 1  # another worker: the one we had may be gone
             await asyncio.sleep(min(2.0, 0.1 * attempts))
 
-    async def on_open(self, ws: Any) -> None:
-        if self.floor:
-            return
+    def hello(self) -> dict[str, Any]:
         hello: dict[str, Any] = {"type": "hello"}
         if self.round_id is not None:
             hello.update(round_id=self.round_id, last_seq=self.last_seq)
-        await ws.send(json.dumps(hello))
+        return hello
+
+    async def idle_hello(self, ws: Any) -> None:
+        """As static/tables/table.js: ``hello`` when nothing was sent for 15 s (checked every
+        5 s), the backstop for a lost notification (docs/protocol.md)."""
+        if self.floor:
+            return
+        while True:
+            await asyncio.sleep(5.0)
+            if time.perf_counter() - self.last_sent > 15.0:
+                self.last_sent = time.perf_counter()
+                self.stats.idle_hellos += 1
+                await ws.send(json.dumps(self.hello()))
+
+    async def on_open(self, ws: Any) -> None:
+        if self.floor:
+            return
+        self.last_sent = time.perf_counter()
+        await ws.send(json.dumps(self.hello()))
         if self.in_flight is not None:
             # Sent before the socket died, no answer: send it again with the same id. The
             # server applies it once (a duplicate is acked with "duplicate": true).
@@ -571,6 +591,7 @@ class SeatClient:
                     message["client_action_id"],
                 )
             )
+        self.last_sent = time.perf_counter()
         with contextlib.suppress(Exception):
             await ws.send(json.dumps(message))
 
@@ -802,6 +823,7 @@ def summarise(
         "leak_samples": stats.leaks[:10],
         "resyncs": stats.resyncs,
         "retried": stats.retried,
+        "idle_hellos": stats.idle_hellos,
         "duplicates": stats.duplicates,
         "reconnects": stats.reconnects,
         "messages": stats.messages,
