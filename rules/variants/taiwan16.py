@@ -98,6 +98,7 @@ class Taiwan16(Variant):
     def next_round(
         self, *, first_dealer: int, dealer: int, round_wind: Tile, lianzhuang: int, next_dealer: int
     ) -> NextRound:
+        """連莊 and the four wind rounds (:func:`next_round`)."""
         return next_round(
             first_dealer=first_dealer,
             dealer=dealer,
@@ -118,7 +119,8 @@ class Taiwan16(Variant):
             if not flowers:
                 continue
             drawn = me.drawn
-            state = state.with_seat(seat, concealed=tuple(t for t in me.concealed if t < 34))
+            kept = tuple(t for t in me.concealed if not is_flower(t))
+            state = state.with_seat(seat, concealed=kept)
             for flower in flowers:
                 state, tile = self._replace_flower(state, seat, flower, out)
                 if drawn is not None and is_flower(drawn):
