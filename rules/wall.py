@@ -49,6 +49,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import struct
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ STACK: Final = 2
 """Tiles per stack (墩)."""
 _WORD_SPACE: Final = 1 << 32
 _WORDS_PER_BLOCK: Final = 8
+_BLOCK_WORDS: Final = struct.Struct(">8I")
 
 
 def seed_from_secrets() -> bytes:
@@ -82,7 +84,7 @@ class Drbg:
     True
     """
 
-    __slots__ = ("_block", "_block_index", "counter", "seed")
+    __slots__ = ("_block_index", "_words", "counter", "seed")
 
     def __init__(self, seed: bytes, counter: int = 0) -> None:
         if len(seed) != 32:
@@ -90,17 +92,18 @@ class Drbg:
         self.seed = seed
         self.counter = counter
         self._block_index = -1
-        self._block = b""
+        self._words: tuple[int, ...] = ()
 
     def next_word(self) -> int:
         """The next unsigned 32-bit word of the stream."""
         index, offset = divmod(self.counter, _WORDS_PER_BLOCK)
         if index != self._block_index:
             msg = index.to_bytes(8, "big")
-            self._block = hmac.new(self.seed, msg, hashlib.sha256).digest()
+            # A block's eight big-endian words, unpacked once (the shuffle reads them all).
+            self._words = _BLOCK_WORDS.unpack(hmac.new(self.seed, msg, hashlib.sha256).digest())
             self._block_index = index
         self.counter += 1
-        return int.from_bytes(self._block[4 * offset : 4 * offset + 4], "big")
+        return self._words[offset]
 
     def randbelow(self, n: int) -> int:
         """Uniform in ``0 … n-1`` by rejection sampling (no modulo bias)."""
@@ -176,7 +179,13 @@ def build_wall(seed: bytes, kinds: Sequence[Tile], dealer: int) -> WallSetup:
 
 def canonical_wall_bytes(wall: Sequence[Tile]) -> bytes:
     """The tiles in draw order, mpsz names joined by ``","`` (ASCII)."""
-    return ",".join(tile_name(t) for t in wall).encode("ascii")
+    names = _NAMES
+    return ",".join([names.get(t) or tile_name(t) for t in wall]).encode("ascii")
+
+
+_NAMES: Final = {t: tile_name(t) for t in range(42)}
+"""Every tile's mpsz name (the commitment names each tile of every wall); ``tile_name`` still
+answers, and refuses, anything else."""
 
 
 def commitment(salt: bytes, wall: Sequence[Tile]) -> str:
