@@ -75,19 +75,34 @@ def start_embedded_redis(port: int) -> subprocess.Popen[bytes] | None:
     raise SystemExit(f"Redis did not start on port {port}; see {redis_dir / 'redis.log'}")
 
 
+def message_catalogs() -> list[Path]:
+    """Every ``.po`` catalog of the project: ``config/locale`` and each app's own ``locale``."""
+    return sorted(
+        path
+        for path in BASE_DIR.glob("*/locale/*/LC_MESSAGES/*.po")
+        if not path.is_relative_to(BASE_DIR / ".venv")
+    )
+
+
 def compile_messages() -> None:
-    """Compile ``config/locale/*/LC_MESSAGES/*.po`` to ``.mo`` in pure Python (no gettext)."""
+    """Compile stale ``.po`` catalogs to ``.mo`` in pure Python (no GNU gettext needed).
+
+    Each file is written beside its target and renamed, so a server or test run that starts at the
+    same moment never reads half a catalog.
+    """
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    for po_path in (BASE_DIR / "config" / "locale").glob("*/LC_MESSAGES/*.po"):
+    for po_path in message_catalogs():
         mo_path = po_path.with_suffix(".mo")
         if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
             continue
         with po_path.open("rb") as po_file:
             catalog = read_po(po_file)
-        with mo_path.open("wb") as mo_file:
+        partial = mo_path.with_suffix(f".mo.{os.getpid()}")
+        with partial.open("wb") as mo_file:
             write_mo(mo_file, catalog)
+        os.replace(partial, mo_path)
 
 
 def manage(*args: str) -> None:
