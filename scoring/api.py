@@ -338,6 +338,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
     lookup_value_regex = ANY_ID  # a malformed id is a JSON 404, not the site's HTML one
     serializer_class = RoundSerializer
     queryset = Round.objects.none()
+    pagination_class = None  # a round's event log is one document, served whole
 
     def get_queryset(self) -> QuerySet[Round]:
         if getattr(self, "swagger_fake_view", False):
