@@ -259,6 +259,7 @@
           label(LABELS.options, key),
           checkbox(`opt_${key}`, value, (v) => {
             options[key] = v;
+            if (key === "fengang" || key === "zfbgang") renderMelds(); // offers a special kong
             schedule();
           }),
         );
