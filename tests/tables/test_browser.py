@@ -119,12 +119,24 @@ def _click_something(page: Any) -> bool:
     return False
 
 
+def _flowers_dealt(variant: str) -> int:
+    """Flowers set aside at the deal of the first round under the fixed seed (seat 0 deals)."""
+    from django.conf import settings
+
+    from rules.engine import new_round
+
+    seed = bytes.fromhex(settings.TABLES_FIXED_SEED)
+    state, _ = new_round(variant=variant, seed=seed, dealer=0)
+    return sum(len(f) for f in state.extra.get("flowers", ()))
+
+
 def test_four_browsers_play_a_round_to_the_settlement(
     live_url: str, playing_room: Any, players: list[Any]
 ) -> None:
     from playwright.sync_api import sync_playwright
 
     room = playing_room
+    flowers = _flowers_dealt(room.variant)
     # Playwright's sync API runs an event loop in this thread: touch the database before it.
     cookies = [_session_cookie(user) for user in players]
     with sync_playwright() as pw:
@@ -145,6 +157,12 @@ def test_four_browsers_play_a_round_to_the_settlement(
             page.get_by_role("button", name="准备", exact=True).click()
         for page in pages:
             page.locator('[data-role="board"]').wait_for(state="visible", timeout=15000)
+        if room.variant == "taiwan16":
+            # 补花: every seat's flowers are shown to every player (taiwan16.md, *Play*).
+            for page in pages:
+                page.wait_for_function(
+                    f"document.querySelectorAll('.flowers .tile.suit-f').length === {flowers}"
+                )
         if os.environ.get("QUEYOU_SCREENSHOTS"):
             for _ in range(12):
                 any(_click_something(page) for page in pages)
@@ -180,9 +198,10 @@ def test_four_browsers_play_a_round_to_the_settlement(
         browser.close()
 
 
-@pytest.fixture(params=["changchun", "taiyuan_lisi"])
+@pytest.fixture(params=["changchun", "taiyuan_lisi", "taiwan16"])
 def playing_room(request: Any, room: Any) -> Any:
-    """The room, in Changchun and in Li-Si (standing tiles, face-down ting discards)."""
+    """The room, in Changchun, in Li-Si (standing tiles, face-down ting discards) and in Taiwan 16
+    (flowers)."""
     room.variant = request.param
     room.save(update_fields=["variant"])
     return room
