@@ -178,7 +178,7 @@ def test_the_calculator_speaks_english_and_lists_the_waits_of_a_thirteen_tile_ha
         browser = _browser(pw)
         page = browser.new_page(locale="en-US", extra_http_headers={"Accept-Language": "en"})
         page.goto(f"{live_url}/calculator/")
-        assert page.locator("h1").inner_text() == "Hand calculator"
+        assert "calculator" in page.locator("h1").inner_text().lower()  # the English catalog
         page.select_option('select[name="variant"]', "harbin")
         page.locator('input[name="notation"]').fill("1112345678999m")
         expect(page.locator('[data-role="result"]')).to_contain_text("Ting not allowed")
