@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from tables import bots, gameplay, protocol, services
 from tables.models import Round
 from tests.tables.helpers import fresh, state_of, walk
-from tests.tables.ws import connect, drain, send, until
+from tests.tables.ws import connect, drain, drain_until, send, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -218,7 +218,18 @@ async def _watch_and_play(
             if steps % 10 == 0:
                 for seat, comm in socks:
                     received[seat] += await drain(comm, quiet=0.05)
+    last = rnd.pk
+
+    def over(message: dict[str, Any]) -> bool:
+        return (
+            message["type"] == "decision"
+            and message["round_id"] == last
+            and message["phase"] == "ended"
+        )
+
     for seat, comm in socks:
+        if not any(over(m) for m in received[seat]):
+            received[seat] += await drain_until(comm, over)
         received[seat] += await drain(comm)
         await comm.disconnect()
     kinds: set[str] = set()
@@ -306,7 +317,8 @@ async def test_a_reconnecting_client_gets_exactly_the_missing_events(
     now = await sync_to_async(fresh)(playing)
     comm, _ = await connect(room_id, players[2])
     await send(comm, {"type": "hello", "round_id": playing.pk, "last_seq": snapshot["seq"]})
-    messages = [m for m in await drain(comm) if m["type"] in ("event", "snapshot", "decision")]
+    got = await drain_until(comm, lambda m: m["type"] in ("decision", "snapshot"))
+    messages = [m for m in got if m["type"] in ("event", "snapshot", "decision")]
     events = [m for m in messages if m["type"] == "event"]
     assert not any(m["type"] == "snapshot" for m in messages)
     assert events
@@ -426,7 +438,7 @@ async def test_a_flood_is_rate_limited(playing: Round, players: list[Any]) -> No
     start = time.monotonic()
     for _ in range(150):
         await send(comm, {"type": "ping"})
-    messages = await drain(comm)
+    messages = await drain(comm, quiet=1.0)
     elapsed = time.monotonic() - start
     allowed = protocol.RATE_BURST + elapsed * protocol.RATE_PER_SECOND
     assert sum(m["type"] == "pong" for m in messages) <= allowed + 1

@@ -45,6 +45,19 @@ async def drain(comm: WebsocketCommunicator, *, quiet: float = 0.3) -> list[dict
     return out
 
 
+async def drain_until(
+    comm: WebsocketCommunicator, done: Any, *, timeout: float = 60, quiet: float = 0.3
+) -> list[dict[str, Any]]:
+    """Every message until one satisfies ``done`` (however slow a loaded machine is), then
+    whatever follows until the socket is quiet."""
+    out: list[dict[str, Any]] = []
+    while True:
+        message = json.loads(await comm.receive_from(timeout=timeout))
+        out.append(message)
+        if done(message):
+            return out + await drain(comm, quiet=quiet)
+
+
 async def until(comm: WebsocketCommunicator, kind: str, *, timeout: float = 5) -> dict[str, Any]:
     """The next message of type ``kind`` (skipping others)."""
     while True:
