@@ -9,6 +9,7 @@ missing fields, wrong types, messages over :data:`MAX_MESSAGE_BYTES` and more th
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ def parse_client_message(text: str | None) -> ClientMessage:
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as exc:  # 4 KB of "[" nest deeper than Python recurses
         raise ProtocolError("bad_json", "the message is not JSON") from exc
     if not isinstance(data, dict):
@@ -85,6 +86,19 @@ def parse_client_message(text: str | None) -> ClientMessage:
     if kind == "action" and not CLIENT_ACTION_ID.match(data["client_action_id"]):
         raise ProtocolError("bad_message", "client_action_id: 1-64 of A-Z a-z 0-9 _ . : -")
     return ClientMessage(type=kind, fields={k: v for k, v in data.items() if k != "type"})
+
+
+def _no_constant(name: str) -> float:
+    """``NaN`` and ``Infinity`` are Python's JSON, not JSON: stored in a refused action's record
+    they broke the database's JSON check and crashed the socket (found by fuzzing)."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 parses to inf, which is written back as Infinity
+        raise ValueError(f"{text} is out of range")
+    return value
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
