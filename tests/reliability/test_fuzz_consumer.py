@@ -172,6 +172,9 @@ async def _judge(round_id: int, room_id: int, user: Any, frames: list[str | byte
         '{"type": "hello", "round_id": 1e400, "last_seq": -0}',
         '{"type": "action", "client_action_id": "fz4", "version": 99999999999999999999999, '
         '"action": {"kind": "pass"}}',
+        '{"type": "action", "client_action_id": "fz5", "action": {"kind": "discard", "tile": NaN}}',
+        '{"type": "action", "client_action_id": "fz6", "action": {"kind": 1e400}}',
+        '{"type": "action", "client_action_id": "fz7", "action": {"kind": -Infinity}}',
         "[" * 2000 + "]" * 2000,  # valid JSON nested deeper than Python's recursion limit
         '{"type": "ping", "x": ' + "[" * 900 + "]" * 900 + "}",
     ]
