@@ -81,3 +81,22 @@ def test_label_falls_back_to_the_key_and_the_catalog_is_plain_json() -> None:
     data = catalog()
     assert json.loads(json.dumps(data, ensure_ascii=False)) == data
     assert data["reasons"]["siping"]["piao_only"]["en"] == "Piao only"
+
+
+def test_every_fan_key_the_hand_rules_can_score_is_labelled() -> None:
+    # Read from the source (``fan["key"]`` and ``"key": n`` in a fan dict) so that a new item
+    # added to a variant's rules fails here until it has its Chinese and English names.
+    import re
+
+    import rules.wins
+
+    folder = Path(rules.wins.__file__).parent
+    for variant in VARIANTS:
+        if variant == "shape":
+            continue
+        source = (folder / f"{variant}.py").read_text(encoding="utf-8")
+        keys = set(re.findall(r'fan\["([a-z_]+)"\]', source))
+        keys |= set(re.findall(r'\{"(pinghu)": \d+\}', source))
+        assert keys, variant
+        missing = keys - set(FAN[variant])
+        assert not missing, (variant, missing)
