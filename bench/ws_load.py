@@ -965,6 +965,90 @@ def prepare(count: int) -> None:
     log(f"{count} tables ready in {time.perf_counter() - t0:.1f} s")
 
 
+def cmd_cost(args: argparse.Namespace) -> int:
+    """Where a move's time goes, in one process: the action service, then the work one socket
+    does for it (``TableConsumer._changes``: its queries, the redaction, the decision), and the
+    price of a new PostgreSQL connection (production closes it after every database call)."""
+    import cProfile
+    import io
+    import pstats
+
+    stack = Stack(workers=0, celery=False)
+    stack.start()  # Redis only: the after-commit notifications and task messages go somewhere
+    try:
+        prepare(0)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from accounts.models import User
+        from tables import gameplay, selectors, services
+        from tables.consumers import TableConsumer
+        from tables.models import Room
+
+        (players,) = prepare_tables(1, first=950)
+        room_id = players[0].room_id
+        room_users = [User.objects.get(username=p.username) for p in players]
+        room = Room.objects.get(pk=room_id)
+        services.seat_leave(room=room, user=room_users[0])  # ends a match in play: a new round
+        services.seat_take(room=room, user=room_users[0], index=0)
+        for user in room_users:
+            services.seat_set_ready(room=room, user=user)
+        sockets = []
+        for user in room_users:
+            consumer = TableConsumer()
+            consumer.user, consumer.room_id, consumer.seat, consumer.round_id = (
+                user,
+                room_id,
+                None,
+                None,
+            )
+            consumer.cursor, consumer.table_sent, consumer.last_visible = 0, None, 0
+            consumer.round_status, consumer.greeted, consumer.counted = "", False, True
+            consumer._hello(None, None)
+            sockets.append(consumer)
+        timings: dict[str, list[float]] = {"action": [], "socket update": [], "new connection": []}
+        queries: dict[str, list[int]] = {"action": [], "socket update": []}
+        profile = cProfile.Profile()
+        for i in range(args.moves):
+            rnd = selectors.current_round(room_id)
+            if rnd is None or rnd.status != "playing":
+                break
+            state = services.load_state(rnd)
+            seat = gameplay.deciders(state)[0]
+            action = gameplay.action_json(gameplay.auto_play_action(state, seat))
+            with CaptureQueriesContext(connection) as captured:
+                start = time.perf_counter()
+                services.round_apply_action(
+                    round_id=rnd.pk, seat=seat, action_json=action, client_action_id=f"{RUN_ID}c{i}"
+                )
+                timings["action"].append(time.perf_counter() - start)
+            queries["action"].append(len(captured))
+            for consumer in sockets:
+                with CaptureQueriesContext(connection) as captured:
+                    start = time.perf_counter()
+                    profile.runcall(consumer._changes)
+                    timings["socket update"].append(time.perf_counter() - start)
+                queries["socket update"].append(len(captured))
+            connection.close()
+            start = time.perf_counter()
+            connection.ensure_connection()
+            timings["new connection"].append(time.perf_counter() - start)
+        print(f"load average {Path('/proc/loadavg').read_text().split()[:3]}")
+        for name, values in timings.items():
+            q = f", {statistics.median(queries[name]):.0f} queries" if name in queries else ""
+            print(
+                f"{name}: median {1000 * statistics.median(values):.1f} ms, "
+                f"p90 {1000 * percentile(values, 90):.1f} ms over {len(values)}{q}"
+            )
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(25)
+        print("\nsocket update, cProfile (cumulative):")
+        print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:5000])
+    finally:
+        stack.stop()
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     counts = [int(k) for k in str(args.tables).split(",")]
     prepare(max(counts))
@@ -1266,10 +1350,14 @@ def main(argv: list[str]) -> int:
     run.add_argument(
         "--conn-max-age", type=int, default=0, help="experiment: persistent DB connections"
     )
+    cost = sub.add_parser("cost", help="in-process cost of one move and of one socket update")
+    cost.add_argument("--moves", type=int, default=30)
     prof = sub.add_parser("profile", help="summarise a py-spy raw profile")
     prof.add_argument("path")
     sub.add_parser("report", help="rewrite the markdown and the SVG from var/load/results.json")
     args = parser.parse_args(argv)
+    if args.command == "cost":
+        return cmd_cost(args)
     if args.command == "profile":
         print(summarise_profile(Path(args.path)))
         return 0
