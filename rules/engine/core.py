@@ -256,7 +256,7 @@ def _discards(state: RoundState, seat: int, counts: list[int]) -> list[Action]:
         return [Discard(seat=seat, tile=me.drawn)]
     alone, held = _alone_and_held(counts)
     plain = _DISCARDS[seat]
-    kinds = held
+    kinds: Sequence[Tile] = held
     if v.filters_discards:
         kinds = [t for t in kinds if v.discard_allowed(state, seat, t, ting=False)]
     actions: list[Action] = [plain[t] for t in kinds]
@@ -264,12 +264,13 @@ def _discards(state: RoundState, seat: int, counts: list[int]) -> list[Action]:
         if v.shape_filters(state):
             # Only a discard that leaves shape waits can be a ting discard (ting_waits asks the
             # same first): tested on the counts in place, without building the rest of the hand.
-            candidates = []
+            ready: list[Tile] = []
             for t in _ting_candidates(alone, held):
                 counts[t] -= 1
                 if shape_waits(counts):
-                    candidates.append(t)
+                    ready.append(t)
                 counts[t] += 1
+            candidates: Sequence[Tile] = ready
         else:
             candidates = held
         actions += [
@@ -305,28 +306,26 @@ def ting_discard_candidates(counts: list[int]) -> list[Tile]:
     tile: no single draw can give it a chow or a pong). Discarding a tile never makes another tile
     less isolated, so with three isolated tiles no discard is ready, and with two only discarding
     one of them can be."""
-    return _ting_candidates(*_alone_and_held(counts))
+    return list(_ting_candidates(*_alone_and_held(counts)))
 
 
-def _ting_candidates(alone: list[Tile], held: list[Tile]) -> list[Tile]:
+def _ting_candidates(alone: tuple[Tile, ...], held: tuple[Tile, ...]) -> tuple[Tile, ...]:
     if len(alone) >= 3:
-        return []
+        return ()
     if len(alone) == 2:
         return alone
     return held
 
 
-def _alone_and_held(counts: Sequence[int]) -> tuple[list[Tile], list[Tile]]:
+def _alone_and_held(counts: Sequence[int]) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
     """The isolated tiles and the held kinds (both sorted) of a hand's counts."""
-    alone: list[Tile] = []
-    held: list[Tile] = []
     # Per suit (and the honours), memoised by its counts: isolation never crosses a suit.
-    for start, end, table in _GROUP_TABLES:
-        group_alone, group_held = table[tuple(counts[start:end])]
-        if group_held:
-            alone += group_alone
-            held += group_held
-    return alone, held
+    # Unrolled: this runs on every turn (bench/results/simulate.md).
+    m = _MAN[tuple(counts[0:9])]
+    p = _PIN[tuple(counts[9:18])]
+    s = _SOU[tuple(counts[18:27])]
+    z = _HONOUR_TILES[tuple(counts[27:34])]
+    return m[0] + p[0] + s[0] + z[0], m[1] + p[1] + s[1] + z[1]
 
 
 class _GroupTiles(dict[tuple[int, ...], tuple[tuple[Tile, ...], tuple[Tile, ...]]]):
@@ -344,9 +343,7 @@ class _GroupTiles(dict[tuple[int, ...], tuple[tuple[Tile, ...], tuple[Tile, ...]
         return found
 
 
-_GROUP_TABLES = tuple(
-    (start, start + 9 if start < 27 else 34, _GroupTiles(start)) for start in (0, 9, 18, 27)
-)
+_MAN, _PIN, _SOU, _HONOUR_TILES = (_GroupTiles(start) for start in (0, 9, 18, 27))
 
 
 def _own_kongs(state: RoundState, seat: int, counts: Sequence[int]) -> list[Action]:
