@@ -789,9 +789,18 @@ value: built once and shared instead of constructed on every action (frozen data
 slow to build; bench/results/simulate.md)."""
 
 
-def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
-    """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw."""
-    state = replace(state, phase=_TURN_PHASES[seat, False, "predraw"])
+def start_turn(
+    state: RoundState, seat: int, out: list[Event], *, fresh: bool = False
+) -> RoundState:
+    """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw.
+
+    ``fresh``: ``state`` was built during the current ``apply`` and nobody else holds it, so the
+    phase is set in it rather than in one more copy of the round (bench/results/simulate.md)."""
+    predraw = _TURN_PHASES[seat, False, "predraw"]
+    if fresh:
+        state.__dict__["phase"] = predraw
+    else:
+        state = replace(state, phase=predraw)
     out.append(_TURN_STARTED[seat])
     v = variant_of(state)
     state = v.on_turn_start(state, seat, out)
@@ -918,7 +927,8 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         window = open_claims(state, kind="claims", discarder=seat, tile=tile, pending=None, out=out)
         if window is not None:
             return window
-    return start_turn(state, (seat + 1) % SEATS, out)
+    # ``state`` is the copy made above (or a hook's newer copy): no one else holds it.
+    return start_turn(state, (seat + 1) % SEATS, out, fresh=True)
 
 
 def roll_dice(
