@@ -676,7 +676,8 @@ def _close_unclaimed(state: RoundState, phase: ClaimPhase, out: list[Event]) -> 
     if phase.kind == "rob_kong":
         assert phase.pending is not None
         return complete_pending_kong(state, phase.pending, out)
-    return start_turn(state, (phase.discarder + 1) % SEATS, out)
+    # Only reached from _answer, whose last step made ``state`` as a new copy held by no one.
+    return start_turn(state, (phase.discarder + 1) % SEATS, out, fresh=True)
 
 
 def _mark_last_discard_claimed(state: RoundState, discarder: int) -> RoundState:
