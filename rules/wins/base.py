@@ -314,7 +314,8 @@ class HandRules:
             return WinVerdict(legal=False, reason=self.conditions[latest])
         scored = best[1]
         # Options are normally merged already; a missing cap still takes the variant's default.
-        cap = ctx.options["cap"] if "cap" in ctx.options else self.defaults.get("cap")
+        # A variant without a ``cap`` option ignores one (judge.md: unknown keys are ignored).
+        cap = ctx.options.get("cap", self.defaults["cap"]) if "cap" in self.defaults else None
         capped = cap_transfers(scored.transfers, cap)
         return WinVerdict(
             legal=True,

@@ -136,3 +136,11 @@ def test_unknown_option_keys_are_ignored():
 
 def test_a_non_object_line_is_an_error_with_a_null_id():
     assert judge_line("[1, 2]") == {"id": None, "error": "a case must be a JSON object"}
+
+
+def test_an_option_the_variant_does_not_have_is_ignored_even_with_a_bad_value():
+    """``shape`` has no cap: ``{"cap": "x"}`` is an unknown key there, not a crash (judge.md)."""
+    result = json.loads(
+        answer(variant="shape", hand="11123455678999m", win_tile="5m", options={"cap": "x"})
+    )
+    assert result == {"id": "g", "legal": True, "fan": {}, "total": 0, "payments": [0, 0, 0, 0]}
