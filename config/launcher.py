@@ -142,7 +142,8 @@ def run_server() -> int:
     os.environ.setdefault("DEBUG", "1")
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
-    VAR_DIR.mkdir(exist_ok=True)
+    # STATIC_ROOT exists before the app starts, so WhiteNoise has a directory to watch.
+    (VAR_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
     compile_messages()
     with redis_for_this_run():
         manage("migrate", "--noinput")
@@ -170,7 +171,8 @@ def run_server() -> int:
 
 def run_tests(pytest_args: Sequence[str]) -> int:
     os.environ["QUEYOU_TESTING"] = "1"
-    VAR_DIR.mkdir(exist_ok=True)
+    # STATIC_ROOT exists before the app starts, so WhiteNoise has a directory to watch.
+    (VAR_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
     compile_messages()
     with redis_for_this_run():
         database = os.environ.get("DATABASE_URL", "sqlite (var/db.sqlite3)")
