@@ -807,15 +807,17 @@ def start_turn(
     state = v.on_turn_start(state, seat, out)
     if not isinstance(state.phase, TurnPhase) or v.predraw_actions(state, seat):
         return state
-    return draw_live(state, seat, out)
+    # ``state`` is this call's own copy (or a hook's newer one): the draw may change it in place.
+    return draw_live(state, seat, out, fresh=True)
 
 
-def draw_live(state: RoundState, seat: int, out: list[Event]) -> RoundState:
-    """摸牌 from the live end; when the next draw would enter the reserve, the wall's end."""
+def draw_live(state: RoundState, seat: int, out: list[Event], *, fresh: bool = False) -> RoundState:
+    """摸牌 from the live end; when the next draw would enter the reserve, the wall's end.
+    ``fresh`` as in :func:`start_turn`."""
     if variant_of(state).live_left(state) <= 0:
         return variant_of(state).end_of_wall(state, out)
     position = state.live
-    return _give_drawn(state, seat, position, "draw", out, live=position + 1)
+    return _give_drawn(state, seat, position, "draw", out, fresh=fresh, live=position + 1)
 
 
 def draw_replacement(state: RoundState, seat: int, out: list[Event]) -> RoundState:
@@ -826,7 +828,7 @@ def draw_replacement(state: RoundState, seat: int, out: list[Event]) -> RoundSta
     if state.wall_left <= 0:
         return end_drawn(state, out)
     position = v.far_position(state)
-    return _give_drawn(state, seat, position, "kong_draw", out, far=state.far + 1)
+    return _give_drawn(state, seat, position, "kong_draw", out, fresh=True, far=state.far + 1)
 
 
 def _give_drawn(
@@ -835,16 +837,22 @@ def _give_drawn(
     position: int,
     source: TurnSource,
     out: list[Event],
+    *,
+    fresh: bool,
     **changes: Any,
 ) -> RoundState:
+    """The drawn tile joins ``seat``'s hand; ``fresh``: ``state`` is the caller's own new copy,
+    changed in place (one copy of the round less per draw)."""
     tile = state.wall[position]
     me = state.seats[seat]
-    state = state.update_seat(
-        seat,
-        {"concealed": with_tile(me.concealed, tile), "drawn": tile},
-        phase=_TURN_PHASES[seat, True, source],
-        **changes,
-    )
+    seat_changes = {"concealed": with_tile(me.concealed, tile), "drawn": tile}
+    phase = _TURN_PHASES[seat, True, source]
+    if fresh:
+        seats = list(state.seats)
+        seats[seat] = replace(me, **seat_changes)
+        state.__dict__.update(changes, seats=tuple(seats), phase=phase)
+    else:
+        state = state.update_seat(seat, seat_changes, phase=phase, **changes)
     out.append(_DREW[seat, tile, source == "kong_draw"])
     return variant_of(state).after_draw(state, seat, position, out)
 
