@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
     "axes",
     "config",
     "accounts",
@@ -205,6 +206,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, rooms, matches, results and the hand judge of Queyou.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Four models have a ``status``: name each enum after its model (api helper, issue 7).
     "ENUM_NAME_OVERRIDES": {
         "RoomStatusEnum": "tables.models.Room.Status",
