@@ -176,6 +176,20 @@ CHANNEL_LAYERS = {
     }
 }
 
+# One cache for every process (API throttle counters, cached leaderboard ratings): Redis in
+# production; each test process keeps its own in memory so tests never see each other's counters.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        if TESTING
+        else {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "queyou",
+        }
+    )
+}
+
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
