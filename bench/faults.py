@@ -229,9 +229,10 @@ def scenario_redis(tables: list[list[Player]]) -> None:
 
 
 def drive_to_end(room_ids: list[int], on_end: Callable[[int], None], deadline: float) -> None:
-    """Play the rounds of these rooms in-process (what a timeout would play), one move per room
-    in turn, until each round has ended; ``on_end(round_id)`` after each end."""
-    from tables import gameplay, selectors, services
+    """Play the rounds of these rooms in-process (the room bots' moves: they take every win and
+    declare ting when they can, so rounds end in wins as well as draws), one move per room in
+    turn, until each round has ended; ``on_end(round_id)`` after each end."""
+    from tables import bots, gameplay, selectors, services
     from tables.models import Round
 
     live = set(room_ids)
@@ -250,7 +251,7 @@ def drive_to_end(room_ids: list[int], on_end: Callable[[int], None], deadline: f
             services.round_apply_action(
                 round_id=rnd.pk,
                 seat=seat,
-                action_json=gameplay.action_json(gameplay.auto_play_action(state, seat)),
+                action_json=gameplay.action_json(bots.choose_action(state, seat)),
                 client_action_id=f"{ws_load.RUN_ID}-fault-{serial}",
             )
 
