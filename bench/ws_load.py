@@ -743,7 +743,8 @@ async def play(
         await asyncio.sleep(2.0)  # all four joined their group
         for t in range(len(tables)):
             clients[4 * t].floor_move(1)
-    await asyncio.wait([*tasks, probe], timeout=seconds + 20)
+    # A client only notices the deadline when a message arrives: stop them all 3 s after it.
+    await asyncio.wait([*tasks, probe], timeout=seconds + 3)
     for c in clients:
         c.stopped = True
         if c.ws is not None:
@@ -1209,9 +1210,9 @@ def write_report() -> None:
     PLOT_SVG.write_text(plot_svg(ours, floor))
     rows = [
         "| tables | sockets | actions/s | p50 ms | p95 ms | p99 ms | max ms | floor p50 | "
-        "floor p99 | p50 ÷ floor | errors | leaks | resyncs | reconnects | client lag p99 ms "
-        "| loadavg after |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
+        "floor p99 | p50 ÷ floor | measured / undelivered | errors | leaks | resyncs "
+        "| reconnects | client lag p99 ms | loadavg before → after |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---|",
     ]
     for k in sorted(set(ours) | set(floor)):
         r, f = ours.get(k), floor.get(k)
@@ -1228,12 +1229,15 @@ def write_report() -> None:
                     _fmt(f["p50_ms"]) if f else "—",
                     _fmt(f["p99_ms"]) if f else "—",
                     _fmt(ratio),
+                    f"{r['measured']} / {r['undelivered']}" if r else "—",
                     errors or ("0" if r else "—"),
                     str(r["leaks"]) if r else "—",
                     str(r["resyncs"]) if r else "—",
                     str(r["reconnects"]) if r else "—",
                     _fmt(r["client_loop_lag_p99_ms"]) if r else "—",
-                    " ".join((r or f or {}).get("loadavg_after", [])),
+                    " ".join((r or f or {}).get("loadavg_before", []))
+                    + " → "
+                    + " ".join((r or f or {}).get("loadavg_after", [])),
                 ]
             )
             + " |"
