@@ -1125,40 +1125,42 @@ def verdict(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) -
 
 
 def plot_svg(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) -> str:
-    """Latency (p50, p99) against tables, Queyou and the floor, log-free and dependency-free."""
-    width, height, left, bottom, top, right = 640, 380, 60, 50, 30, 150
+    """Latency (p50, p99) against tables, Queyou and the floor; both axes logarithmic (the floor
+    is milliseconds, a saturated server seconds), dependency-free."""
+    import math
+
+    width, height, left, bottom, top, right = 660, 400, 60, 50, 30, 150
     xs = sorted(set(ours) | set(floor)) or [1]
-    ymax = max(
-        [100.0]
-        + [
-            r[k]
-            for r in [*ours.values(), *floor.values()]
-            for k in ("p50_ms", "p99_ms")
-            if r[k] == r[k]
-        ]
-    )
-    ymax = min(ymax * 1.1, 2000.0)
-    xmax = max(xs) * 1.05
+    values = [
+        r[k] for r in [*ours.values(), *floor.values()] for k in ("p50_ms", "p99_ms") if r[k] > 0
+    ]
+    lo = 10 ** math.floor(math.log10(max(0.1, min(values, default=1.0))))
+    hi = 10 ** math.ceil(math.log10(max(100.0, max(values, default=100.0))))
+    x_lo, x_hi = math.log10(min(xs)) - 0.1, math.log10(max(xs)) + 0.1
 
     def px(x: float) -> float:
-        return left + (width - left - right) * x / xmax
+        return left + (width - left - right) * (math.log10(x) - x_lo) / (x_hi - x_lo)
 
     def py(y: float) -> float:
-        return height - bottom - (height - bottom - top) * min(y, ymax) / ymax
+        frac = (math.log10(max(y, lo)) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+        return height - bottom - (height - bottom - top) * frac
 
+    ymax = hi
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'font-family="sans-serif" font-size="12">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
         f'<text x="{left}" y="18" font-size="14">Latency: action sent → last of four seats '
-        f"received (ms)</text>",
+        f"received (ms, log scale)</text>",
     ]
-    for i in range(6):
-        y = ymax * i / 5
+    decade = lo
+    while decade <= ymax:
+        y = decade
+        decade *= 10
         parts.append(
             f'<line x1="{left}" x2="{width - right}" y1="{py(y):.1f}" y2="{py(y):.1f}" '
             f'stroke="#ddd"/><text x="{left - 6}" y="{py(y) + 4:.1f}" text-anchor="end">'
-            f"{y:.0f}</text>"
+            f"{y:g}</text>"
         )
     for x in xs:
         parts.append(
