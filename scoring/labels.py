@@ -9,63 +9,10 @@ item added to the rules later) is shown as the key itself rather than failing.
 from __future__ import annotations
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-FAN_LABELS: dict[str, Promise] = {
-    "pinghu": _("平胡"),
-    "dianpao": _("点炮"),
-    "zimo": _("自摸"),
-    "jiahu": _("夹胡"),
-    "baopai": _("摸宝"),
-    "duibao": _("对宝"),
-    "piaohu": _("飘胡"),
-    "zhuanghu": _("庄家胡"),
-    "lihu": _("立胡"),
-    "zhuang": _("庄"),
-    "kadang": _("卡当"),
-    "mobao": _("摸宝"),
-    "baozhongbao": _("宝中宝"),
-    "jia": _("夹"),
-    "piao": _("飘"),
-    "chen": _("抻"),
-    "gangkai": _("杠上开花"),
-    "siguiyi": _("四归一"),
-    "liting": _("立听"),
-    "bianzhang": _("边张"),
-    "kanzhang": _("砍张"),
-    "diaojiang": _("单调"),
-    "quemen": _("缺门"),
-    "minggang": _("明杠"),
-    "angang": _("暗杠"),
-    "qinglong": _("青龙"),
-    "menqing_zimo": _("门清自摸"),
-    # 台湾十六张 (taiwan16.md, *Tai*)
-    "zhuangjia": _("庄家"),
-    "lianzhuang": _("连庄拉庄"),
-    "menqing": _("门清"),
-    "flower": _("花牌"),
-    "huagang": _("花杠"),
-    "sanyuan_pong": _("三元牌"),
-    "feng": _("风牌"),
-    "quanqiu": _("全求人"),
-    "duiduihu": _("碰碰胡"),
-    "hunyise": _("混一色"),
-    "qingyise": _("清一色"),
-    "xiaosanyuan": _("小三元"),
-    "dasanyuan": _("大三元"),
-    "xiaosixi": _("小四喜"),
-    "dasixi": _("大四喜"),
-    "sananke": _("三暗刻"),
-    "sianke": _("四暗刻"),
-    "wuanke": _("五暗刻"),
-    "dudiao": _("独听"),
-    "haidi": _("海底捞月"),
-    "gangshang": _("杠上开花"),
-    "qianggang": _("抢杠"),
-    "tianhu": _("天胡"),
-    "dihu": _("地胡"),
-    "ting_declared": _("报听"),
-}
+from rules.labels import FAN, WIN_BY, Lang
 
 KONG_LABELS: dict[str, Promise] = {
     "exposed": _("明杠"),
@@ -77,18 +24,23 @@ KONG_LABELS: dict[str, Promise] = {
     "jiu": _("九蛋"),
 }
 
-WIN_BY_LABELS: dict[str, Promise] = {
-    "discard": _("点炮"),
-    "self_draw": _("自摸"),
-    "kong_draw": _("杠上开花"),
-    "rob_kong": _("抢杠"),
-}
+
+def _language() -> Lang:
+    return "en" if (get_language() or "").lower().startswith("en") else "zh"
 
 
-def fan_label(key: str) -> str:
-    """The fan item's name in the active language (the key itself if unknown)."""
-    label = FAN_LABELS.get(key)
-    return key if label is None else str(label)
+def fan_label(key: str, variant: str | None = None) -> str:
+    """The fan item's name in the active language (the key itself if unknown).
+
+    The names live in :mod:`rules.labels`, beside their rule texts, for every page that shows
+    them (the calculator, the table, the ledgers); a key means the same item in every variant
+    that has it, so without ``variant`` the first variant naming it is used.
+    """
+    tables = [FAN[variant]] if variant is not None and variant in FAN else list(FAN.values())
+    for table in tables:
+        if key in table:
+            return table[key].name(_language())
+    return key
 
 
 def kong_label(kind: str) -> str:
@@ -100,5 +52,5 @@ def kong_label(kind: str) -> str:
 def win_by_label(win_by: str | None) -> str:
     if not win_by:
         return str(_("荒庄"))
-    label = WIN_BY_LABELS.get(win_by)
-    return win_by if label is None else str(label)
+    label = WIN_BY.get(win_by)
+    return win_by if label is None else label.name(_language())
