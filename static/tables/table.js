@@ -634,6 +634,14 @@ const FAN_NAMES = {
   wuanke: () => _("五暗刻"),
 };
 
+// The variant's own names, in the page's language, from rules.labels (rendered into the page);
+// FAN_NAMES above is only the fallback for a key that table does not know.
+const PAGE_NAMES = JSON.parse(document.getElementById("fan-names")?.textContent || "{}");
+
+function fanName(key) {
+  return PAGE_NAMES[key] || (FAN_NAMES[key] || (() => key))();
+}
+
 const WIN_BY = {
   self_draw: () => _("自摸"),
   discard: () => _("点炮"),
@@ -651,7 +659,10 @@ function renderSettlement(view) {
   const title =
     result.winner === null
       ? _("荒庄（流局）")
-      : interpolate(_("%s 胡牌（%s）"), [seatName(result.winner), (WIN_BY[result.win_by] || (() => result.win_by))()]);
+      : interpolate(_("%s 胡牌（%s）"), [
+          seatName(result.winner),
+          PAGE_NAMES[`win_by:${result.win_by}`] || (WIN_BY[result.win_by] || (() => result.win_by))(),
+        ]);
   const nodes = [el("h2", "", title)];
   if (result.tile) {
     const line = el("p", "", _("胡牌张："));
@@ -663,7 +674,7 @@ function renderSettlement(view) {
     const list = el("table", "fan-table");
     const unit = view.variant === "taiwan16" ? _("台") : _("番");
     list.append(row([_("番种"), unit], "th"));
-    for (const [name, value] of fan) list.append(row([(FAN_NAMES[name] || (() => name))(), String(value)]));
+    for (const [name, value] of fan) list.append(row([fanName(name), String(value)]));
     list.append(row([_("合计"), String(result.total)], "th"));
     nodes.push(list);
   }

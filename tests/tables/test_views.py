@@ -99,3 +99,26 @@ def test_the_table_page_strings_have_an_english_catalog(client: Any, players: li
     catalog = client.get(reverse("javascript-catalog")).content.decode()
     assert "Fill with bots" in catalog
     assert "Declare ting" in catalog
+
+
+def _fan_names(page: str) -> dict[str, str]:
+    import json
+    import re
+
+    found = re.search(r'<script id="fan-names" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    names: dict[str, str] = json.loads(found.group(1))
+    return names
+
+
+def test_the_table_page_carries_the_variants_fan_names_in_the_players_language(
+    client: Any, room: Any, players: list[Any]
+) -> None:
+    client.force_login(players[0])
+    url = reverse("tables:room", args=[room.pk])
+    assert _fan_names(client.get(url).content.decode())["jiahu"] == "夹胡"  # changchun.md
+    players[0].language = "en"
+    players[0].save()
+    english = _fan_names(client.get(url).content.decode())
+    assert english["jiahu"] != "夹胡"
+    assert english["win_by:self_draw"] == "Self-draw"
