@@ -165,11 +165,21 @@ REDIS_URL = check_redis_url(env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_R
 # message with a 5 s blocking BZPOPMIN: a socket that heard nothing for 5 s had its consumer
 # killed by a TimeoutError (the player was disconnected). The read timeout must outlast the pop.
 CHANNEL_LAYER_SOCKET_TIMEOUT_S = 15
+# redis-py's asyncio pool refuses a 101st concurrent connection (MaxConnectionsError) instead of
+# waiting: a burst of sockets joining or leaving their groups at once (a worker's clients
+# reconnecting together) crashed handshakes and disconnects. Connections are opened on demand.
+CHANNEL_LAYER_MAX_CONNECTIONS = 1000
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT_S}],
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT_S,
+                    "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
+                }
+            ],
             "capacity": 1000,
             "expiry": 30,
         },

@@ -39,3 +39,16 @@ async def test_an_idle_consumer_waits_past_the_pop_timeout_without_error() -> No
         assert (await asyncio.wait_for(layer.receive(name), timeout=5))["type"] == "table.update"
     finally:
         await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_sockets_joining_their_groups_at_once_is_not_refused() -> None:
+    layer = _production_layer()
+    channels = [f"{await layer.new_channel()}" for _ in range(250)]
+    try:
+        await asyncio.gather(
+            *(layer.group_add(f"table.{i % 60}", c) for i, c in enumerate(channels))
+        )
+        await asyncio.gather(*(layer.group_send(f"table.{i}", {"type": "x"}) for i in range(60)))
+    finally:
+        await layer.flush()
