@@ -7,7 +7,8 @@ alone) and the PostgreSQL database ``queyou_load`` on 127.0.0.1:5432 (created he
 the production ones (``DEBUG=0``, manifest static files, axes, real password hasher) except
 ``SECURE_SSL=0`` (no TLS on loopback).
 
-Each client signs in, connects to ``/ws/table/<room>/`` with its session cookie, sends ``hello``
+Each client signs in, connects to ``/ws/table/<room>/`` with its session cookie (the tables arrive
+spread over the first half of the warm-up, not all in one instant), sends ``hello``
 and then only reacts to what the server sends: it picks one of its ``legal_actions`` after a
 think time (uniform in ``[0.5, 1.5] × --think`` seconds), sends ``ready`` when a round is over,
 resyncs when an event's ``prev_seq`` is not the last seq it holds, and reconnects (to the next
@@ -499,9 +500,12 @@ class SeatClient:
         path = "floor" if self.floor else "table"
         return f"ws://{HOST}:{port}/ws/{path}/{self.player.room_id}/"
 
+    start_delay: float = 0.0
+
     async def run(self) -> None:
         from websockets.asyncio.client import connect
 
+        await asyncio.sleep(self.start_delay)  # players arrive over the warm-up, not at once
         attempts = 0
         while time.perf_counter() < self.deadline and not self.stopped:
             port = self.ports[self.port_index % len(self.ports)]
@@ -718,6 +722,7 @@ async def play(
     think: float,
     seed: int,
     floor: bool = False,
+    ramp: float = 0.0,
 ) -> Stats:
     stats = Stats()
     deadline = time.perf_counter() + seconds
@@ -735,12 +740,13 @@ async def play(
                     rng=random.Random(rng.random()),
                     port_index=t,
                     floor=floor,
+                    start_delay=ramp * t / max(1, len(tables)),
                 )
             )
     tasks = [asyncio.create_task(c.run()) for c in clients]
     probe = asyncio.create_task(loop_lag_probe(stats, deadline))
     if floor:
-        await asyncio.sleep(2.0)  # all four joined their group
+        await asyncio.sleep(ramp + 2.0)  # all four of every table joined their group
         for t in range(len(tables)):
             clients[4 * t].floor_move(1)
     # A client only notices the deadline when a message arrives: stop them all 3 s after it.
@@ -873,6 +879,7 @@ def measure(args: argparse.Namespace, count: int, *, floor: bool) -> dict[str, A
                 think=args.think,
                 seed=args.seed,
                 floor=floor,
+                ramp=args.warmup / 2,
             )
         )
         load_after = Path("/proc/loadavg").read_text().split()[:3]
@@ -1283,10 +1290,11 @@ same two cores. Runs: {when}.
 {commands}
 
 Latency: from an action's send to the moment the last of the table's four sockets received the
-`decision` that follows its events (ms), after the warm-up. The floor is a bare Channels consumer
-relaying one message to the four sockets of a group through the same Redis channel layer, same
-workers, same clients and pace. "client lag p99" is how late the load generator's own event loop
-woke up (its share of every number). Load average is `/proc/loadavg` right after the run.
+`decision` that follows its events (ms), after the warm-up (the tables connect during its first
+half). Think time: uniform 0.5–1.5 × the mean shown (a brisk game). The floor is a bare Channels
+consumer relaying one message to the four sockets of a group through the same Redis channel layer,
+same workers, same clients and pace. "client lag p99" is how late the load generator's own event
+loop woke up (its share of every number). Load average is `/proc/loadavg` right after the run.
 
 ![latency against tables](../../docs/img/latency_vs_tables.svg)
 
@@ -1310,7 +1318,13 @@ def floor_application() -> Any:
                 "default": {
                     "BACKEND": "channels_redis.core.RedisChannelLayer",
                     "CONFIG": {  # as config/settings.py
-                        "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 15}],
+                        "hosts": [
+                            {
+                                "address": os.environ["REDIS_URL"],
+                                "socket_timeout": 15,
+                                "max_connections": 1000,
+                            }
+                        ],
                         "capacity": 1000,
                         "expiry": 30,
                     },
