@@ -68,7 +68,10 @@ class DatabaseUrl:
     port: str = ""
     options: dict[str, str] | None = None
 
-    def as_django(self) -> dict[str, object]:
+    def as_django(self, *, pool_size: int = 0) -> dict[str, object]:
+        """Django's ``DATABASES`` entry. ``pool_size`` > 0 gives PostgreSQL a connection pool
+        (psycopg_pool), so that a websocket's database calls reuse connections instead of opening
+        one each time (``CONN_MAX_AGE`` must then stay 0)."""
         config: dict[str, object] = {
             "ENGINE": self.engine,
             "NAME": self.name,
@@ -81,6 +84,10 @@ class DatabaseUrl:
         }
         if self.options:
             config["OPTIONS"] = dict(self.options)
+        if self.engine.endswith("postgresql") and pool_size > 0:
+            options = dict(self.options or {})
+            options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
+            config["OPTIONS"] = options
         if self.engine.endswith("sqlite3"):
             # WAL and a busy timeout let the ASGI server, Celery and tests share one file.
             config["OPTIONS"] = {

@@ -103,7 +103,7 @@ DATABASES = {
     "default": parse_database_url(
         env_str("DATABASE_URL", f"sqlite:///{VAR_DIR.relative_to(BASE_DIR)}/db.sqlite3"),
         base_dir=BASE_DIR,
-    ).as_django()
+    ).as_django(pool_size=env_int("DATABASE_POOL_SIZE", 20, minimum=0))
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

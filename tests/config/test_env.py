@@ -109,3 +109,11 @@ def test_production_settings_pass_the_deploy_check_without_warnings():
     result = _django_check(env, "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_postgres_gets_a_connection_pool_and_sqlite_does_not():
+    postgres = parse_database_url("postgres://root@127.0.0.1/q", base_dir=BASE_DIR)
+    assert postgres.as_django(pool_size=20)["OPTIONS"]["pool"]["max_size"] == 20
+    assert "OPTIONS" not in postgres.as_django(pool_size=0)
+    sqlite = parse_database_url("sqlite:///var/x.sqlite3", base_dir=BASE_DIR)
+    assert "pool" not in sqlite.as_django(pool_size=20)["OPTIONS"]
