@@ -85,7 +85,7 @@ class DatabaseUrl:
         if self.options:
             config["OPTIONS"] = dict(self.options)
         if self.engine.endswith("postgresql") and pool_size > 0:
-            options = dict(self.options or {})
+            options: dict[str, object] = dict(self.options or {})
             options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
             config["OPTIONS"] = options
         if self.engine.endswith("sqlite3"):
