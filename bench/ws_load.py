@@ -231,6 +231,8 @@ class Stack:
         """SIGTERM (then SIGKILL after 15 s) to the clients of Redis first, Redis last."""
         redis = self.procs.get("redis")
         others = [p for p in self.procs.values() if p is not redis]
+        # Celery's pool and embedded beat can outlive a main process that died first: end them.
+        children = [c for p in others if p.poll() is None for c in children_of(p.pid)]
         for group in (others, [redis] if redis is not None else []):
             for proc in group:
                 if proc.poll() is None:
@@ -241,6 +243,9 @@ class Stack:
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait(timeout=5)
+            for pid in children if group is others else []:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def postgres_backends_peak(db_name: str = DB_NAME) -> tuple[int, int]:
