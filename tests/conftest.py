@@ -65,21 +65,9 @@ def make_club(make_user: Callable[..., Any]) -> Callable[..., Any]:
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_messages() -> None:
-    """Compile the message catalogs if a ``.po`` is newer than its ``.mo`` (they are not committed).
+    """Compile the stale message catalogs (they are not committed) the way ``make test`` does,
+    for a plain ``pytest`` run too. Runs before any test activates a language, so Django loads
+    the fresh catalogs."""
+    from config.launcher import compile_messages
 
-    Runs before any test activates a language, so Django loads the fresh catalogs.
-    """
-    from pathlib import Path
-
-    from django.conf import settings
-    from django.core.management import call_command
-
-    stale = [
-        po
-        for locale_dir in settings.LOCALE_PATHS
-        for po in Path(locale_dir).glob("*/LC_MESSAGES/*.po")
-        if not po.with_suffix(".mo").exists()
-        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
-    ]
-    if stale:
-        call_command("compilemessages", locale=[], verbosity=0, ignore_patterns=[".venv"])
+    compile_messages()
