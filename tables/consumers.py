@@ -1,10 +1,13 @@
 """The table websocket (``/ws/table/<room_id>/``): one socket per browser tab.
 
-The socket is a thin pipe between a viewer and the database. The channel layer only says "the room
-changed" (``table.update``); the socket then reads the new events from the database and sends the
-redaction of ITS viewer, so a tile never travels through Redis and a lost notification is repaired
-by the next one or by the client's ``resync``. The viewer's seat is looked up from the session's
-user on every change, never taken from a message.
+The socket is a thin pipe between a viewer and the database. A ``table.update`` from the channel
+layer says what changed. After a move it carries the move's events and decision already redacted
+for each viewer (:func:`tables.selectors.round_update`): the socket sends its own viewer's part,
+when it continues exactly the stream this socket has sent (``prev_seq`` is our cursor) and the
+seat is still this user's; anything else (seats or room changed, a new round, a missed or
+reordered notification) makes it read the database and send what is new from there, so a lost
+notification is repaired by the next one or by the client's ``resync``. The viewer's seat is
+never taken from a client's message.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tables import protocol, selectors, services
+from tables import gameplay, protocol, selectors, services
 from tables.models import Room, Round
 
 log = logging.getLogger(__name__)
@@ -149,7 +152,39 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Group message: something changed in the room; send this viewer what is new."""
-        await self._send_all(await database_sync_to_async(self._changes)())
+        update = message.get("round")
+        messages = None
+        if update is not None and not message.get("table", True):
+            messages = self._from_update(update)
+        if messages is None:
+            messages = await database_sync_to_async(self._changes)()
+        await self._send_all(messages)
+
+    def _from_update(self, update: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """This viewer's part of a move's update, or None when only the database can say what
+        to send (the update does not continue this socket's stream, or the seat changed)."""
+        if not self.greeted:
+            return []  # the client's ``hello`` says where its game stream starts
+        if update["round_id"] != self.round_id:
+            return None
+        if update["last_seq"] <= self.cursor:
+            return []  # already sent (a resync or a reordered notification got there first)
+        if update["prev_seq"] != self.cursor:
+            return None
+        if self.seat is not None and update["seat_users"][self.seat] != self.user.pk:
+            return None
+        view = update["views"][gameplay.viewer_key(self.seat)]
+        messages = []
+        prev_seq = self.last_visible
+        for seq, payload in view["events"]:
+            messages.append(
+                protocol.event(round_id=self.round_id, seq=seq, prev_seq=prev_seq, payload=payload)
+            )
+            prev_seq = seq
+        self.cursor, self.last_visible = update["last_seq"], prev_seq
+        self.round_status = update["status"]
+        messages.append(view["decision"])
+        return messages
 
     async def _send_all(self, messages: list[dict[str, Any]]) -> None:
         for message in messages:
@@ -232,22 +267,32 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return messages + self._events_since(rnd, prev_seq=self.last_visible)
 
     def _act(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A move, on the round this socket shows (the service re-checks, under the round's
+        lock, that it is in play and that this user still holds the seat)."""
         cid = str(fields["client_action_id"])
-        self._refresh_seat()
+        if self.seat is None:
+            self._refresh_seat()  # a spectator may have sat down since
         if self.seat is None:
             return protocol.error("not_seated", "spectators cannot act", client_action_id=cid)
-        rnd = selectors.current_round(self.room_id)
-        if rnd is None or rnd.status != Round.Status.PLAYING:
+        round_id, status = self.round_id, self.round_status
+        if round_id is None:  # no ``hello`` yet: the socket has not been shown a round
+            rnd = selectors.current_round(self.room_id)
+            round_id, status = (None, "") if rnd is None else (rnd.pk, rnd.status)
+        if round_id is None or status != Round.Status.PLAYING:
             return protocol.error("no_round", "no round is in play", client_action_id=cid)
-        if "round_id" in fields and fields["round_id"] != rnd.pk:
+        if "round_id" in fields and fields["round_id"] != round_id:
             return protocol.error("stale", "that round is over", client_action_id=cid)
         outcome = services.round_apply_action(
-            round_id=rnd.pk,
+            round_id=round_id,
             seat=self.seat,
             action_json=fields["action"],
             client_action_id=cid,
             expected_version=fields.get("version"),
+            user_id=self.user.pk,
+            room_id=self.room_id,
         )
+        if outcome.code == "not_seated":
+            self._refresh_seat()
         if not outcome.ok:
             return protocol.error(
                 outcome.code,

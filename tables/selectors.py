@@ -156,3 +156,34 @@ def visible_events(
         if payload is not None:
             out.append((seq, payload))
     return out
+
+
+def round_update(
+    rnd: Round,
+    state: Any,
+    rows: list[tuple[int, dict[str, Any]]],
+    *,
+    prev_seq: int,
+    seat_users: list[int | None],
+) -> dict[str, Any]:
+    """A move's notification (``table.update`` ``round``): for every viewer, the events of
+    ``rows`` it may see and its next ``decision``, built once by the writer from the state it
+    holds, so that the room's sockets do not read the database after a move.
+
+    ``prev_seq``/``last_seq`` bound the batch: a socket whose stream is not at ``prev_seq`` (it
+    missed or reordered a notification) reads the database instead. ``seat_users``: who held
+    each seat when the move was committed; a socket uses a seat's view only for that user.
+    """
+    views: dict[str, Any] = {}
+    for seat in gameplay.VIEWERS:
+        key = gameplay.viewer_key(seat)
+        events = [[seq, v[key]] for seq, v in rows if v.get(key) is not None]
+        views[key] = {"events": events, "decision": decision_message(rnd, state, seat)}
+    return {
+        "round_id": rnd.pk,
+        "prev_seq": prev_seq,
+        "last_seq": rnd.last_seq,
+        "status": rnd.status,
+        "seat_users": seat_users,
+        "views": views,
+    }

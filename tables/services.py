@@ -121,9 +121,24 @@ def room_group(room_id: int) -> str:
     return f"table.{room_id}"
 
 
-def notify_room(room_id: int) -> None:
-    """Tell the room's sockets, after the commit, that something changed; each socket then reads
-    the database and sends its own seat's redaction (the layer never carries a tile)."""
+def notify_room(
+    room_id: int,
+    *,
+    table: bool = True,
+    round_update: Callable[[], dict[str, Any]] | None = None,
+) -> None:
+    """Tell the room's sockets, after the commit, that something changed.
+
+    ``table``: the room or its seats changed; each socket re-reads the database (the ``table``
+    message, its seat, the round) and sends its own viewer what is new. ``round_update``: a move
+    that changed nothing but the round; it builds (after the commit, outside the row lock) the
+    move's events and the next decision already redacted for every viewer
+    (:func:`tables.selectors.round_update`), so that each socket sends its viewer's part without
+    touching the database. The channel layer is server-side, like the database; what leaves the
+    server is still one viewer's redaction, picked by the socket of that viewer. A lost or
+    out-of-order notification is repaired from the database (the socket sees a gap) or by the
+    client's ``resync``.
+    """
 
     def send() -> None:
         from asgiref.sync import async_to_sync
@@ -132,8 +147,11 @@ def notify_room(room_id: int) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        message: dict[str, Any] = {"type": "table.update", "table": table}
         try:
-            async_to_sync(layer.group_send)(room_group(room_id), {"type": "table.update"})
+            if round_update is not None:
+                message["round"] = round_update()
+            async_to_sync(layer.group_send)(room_group(room_id), message)
         except Exception:  # a lost notification is repaired by the client's resync
             log.exception("could not notify room %s", room_id)
 
@@ -523,8 +541,12 @@ def _record(
         rnd.deadline = timezone.now() + timedelta(seconds=timeout)
 
 
-def _store_events(rnd: Round, events: Iterable[Any], *, first_seq: int) -> None:
-    RoundEvent.objects.bulk_create(
+def _store_events(
+    rnd: Round, events: Iterable[Any], *, first_seq: int
+) -> list[tuple[int, dict[str, Any]]]:
+    """Append the events with consecutive ``seq``; returns ``(seq, views)`` of each, the views
+    being the event redacted for each viewer (:func:`tables.gameplay.event_views`)."""
+    rows = [
         RoundEvent(
             round=rnd,
             seq=first_seq + i,
@@ -533,7 +555,9 @@ def _store_events(rnd: Round, events: Iterable[Any], *, first_seq: int) -> None:
             views=gameplay.event_views(event),
         )
         for i, event in enumerate(events)
-    )
+    ]
+    RoundEvent.objects.bulk_create(rows)
+    return [(row.seq, row.views) for row in rows]
 
 
 def load_state(rnd: Round) -> Any:
@@ -580,12 +604,21 @@ class _Progress:
     actions: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _commit_steps(rnd: Round, start: Any, steps: list[_Step], progress: _Progress) -> None:
+def _commit_steps(
+    rnd: Round,
+    start: Any,
+    steps: list[_Step],
+    progress: _Progress,
+    *,
+    seats: Mapping[int, Seat] | None = None,
+) -> None:
     """Write the state reached by ``steps`` (already applied into ``progress``) with a version
     compare-and-set, append the events with consecutive ``seq``, update the seats' timeout
-    counters and arrange everything that must happen after the commit."""
+    counters and arrange everything that must happen after the commit. ``seats``: the room's
+    seats when the caller has already read them in this transaction."""
     room = rnd.match.room
-    seats = _seats_by_index(room)
+    if seats is None:
+        seats = _seats_by_index(room)
     old_version, first_seq = rnd.version, rnd.last_seq + 1
     rnd.actions = [*rnd.actions, *progress.actions]
     _record(rnd, room, seats, progress.state, progress.events, previous=start)
@@ -602,17 +635,52 @@ def _commit_steps(rnd: Round, start: Any, steps: list[_Step], progress: _Progres
     )
     if written != 1:
         raise VersionConflict(f"round {rnd.pk} is no longer at version {old_version}")
-    _store_events(rnd, progress.events, first_seq=first_seq)
-    _update_seat_clocks(seats, steps)
+    rows = _store_events(rnd, progress.events, first_seq=first_seq)
+    seats_changed = _update_seat_clocks(seats, steps)
     gameplay.cache_put(rnd.pk, progress.state)
-    notify_room(room.pk)
-    if rnd.status == Round.Status.ENDED:
+    ended = rnd.status == Round.Status.ENDED
+    if rows or seats_changed or ended:
+        # A pass that leaves a claim window open changes no event and nothing anyone sees.
+        notify_room(
+            room.pk,
+            table=seats_changed or ended,
+            round_update=_round_update_builder(rnd, progress.state, rows, seats, first_seq - 1),
+        )
+    if ended:
         _after_round(rnd, room)
     else:
         _schedule_after_commit(rnd, room, seats, progress.state)
 
 
-def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> None:
+def _round_update_builder(
+    rnd: Round,
+    state: Any,
+    rows: list[tuple[int, dict[str, Any]]],
+    seats: Mapping[int, Seat],
+    prev_seq: int,
+) -> Callable[[], dict[str, Any]]:
+    """The move's per-viewer update, built later (after the commit) from values fixed now."""
+    from tables import selectors
+
+    snapshot = Round(
+        pk=rnd.pk,
+        match_id=rnd.match_id,
+        status=rnd.status,
+        version=rnd.version,
+        decision_version=rnd.decision_version,
+        last_seq=rnd.last_seq,
+        deadline=rnd.deadline,
+    )
+    seat_users = [seats[i].user_id if i in seats else None for i in range(4)]
+    return lambda: selectors.round_update(
+        snapshot, state, rows, prev_seq=prev_seq, seat_users=seat_users
+    )
+
+
+def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
+    """Count timeouts in a row (托管 after :data:`AUTO_PLAY_AFTER_TIMEOUTS`); True when a seat
+    went into 托管 (the ``table`` message shows it)."""
+    auto_play_changed = False
     for step in steps:
         seat = seats.get(step.seat)
         if seat is None or seat.is_bot:
@@ -623,9 +691,11 @@ def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> None:
                 seat.save(update_fields=["consecutive_timeouts"])
         elif step.source == "timeout":
             seat.consecutive_timeouts += 1
-            if seat.consecutive_timeouts >= AUTO_PLAY_AFTER_TIMEOUTS:
+            if seat.consecutive_timeouts >= AUTO_PLAY_AFTER_TIMEOUTS and not seat.auto_play:
                 seat.auto_play = True
+                auto_play_changed = True
             seat.save(update_fields=["consecutive_timeouts", "auto_play"])
+    return auto_play_changed
 
 
 def _after_round(rnd: Round, room: Room) -> None:
@@ -690,13 +760,17 @@ def round_apply_action(
     action_json: object,
     client_action_id: str,
     expected_version: int | None = None,
+    user_id: int | None = None,
+    room_id: int | None = None,
 ) -> ActionOutcome:
     """Apply a player's action: the one door through which a human changes a round.
 
     Checks, in order: a retried ``client_action_id`` returns its first outcome and changes
-    nothing; the round is still in play; the action parses and is the connection's own seat's;
-    ``expected_version`` (when the client sends it) is not older than the current decision (a
-    stale click); the action is in the engine's ``legal_actions``. Refusals are recorded too.
+    nothing; the round is still in play; when ``user_id`` is given (a socket), that user holds
+    ``seat`` in room ``room_id`` now, inside the transaction (an admin may have removed them a
+    moment ago); the action parses and is the connection's own seat's; ``expected_version``
+    (when the client sends it) is not older than the current decision (a stale click); the
+    action is in the engine's ``legal_actions``. Refusals are recorded too.
     """
 
     def run() -> ActionOutcome:
@@ -706,7 +780,7 @@ def round_apply_action(
         ).first()
         if earlier is not None:
             return ActionOutcome.from_json(earlier.outcome, duplicate=True)
-        outcome = _decide(rnd, seat, action_json, expected_version)
+        outcome = _decide(rnd, seat, action_json, expected_version, user_id, room_id)
         ActionRecord.objects.create(
             round=rnd,
             seat=seat,
@@ -726,10 +800,20 @@ def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
 
 
 def _decide(
-    rnd: Round, seat: int, action_json: object, expected_version: int | None
+    rnd: Round,
+    seat: int,
+    action_json: object,
+    expected_version: int | None,
+    user_id: int | None,
+    room_id: int | None,
 ) -> ActionOutcome:
     if rnd.status != Round.Status.PLAYING:
         return _refuse(rnd, "round_over", "the round is over")
+    seats = _seats_by_index(rnd.match.room)
+    if user_id is not None and (
+        rnd.match.room_id != room_id or seat not in seats or seats[seat].user_id != user_id
+    ):
+        return _refuse(rnd, "not_seated", "you do not hold that seat")
     try:
         action = gameplay.parse_action(action_json, seat)
     except gameplay.BadAction as exc:
@@ -742,7 +826,7 @@ def _decide(
     progress = _Progress(state=state)
     steps = [_Step(seat=seat, action=action, source="player")]
     _apply_steps(state, steps, progress)
-    _commit_steps(rnd, state, steps, progress)
+    _commit_steps(rnd, state, steps, progress, seats=seats)
     return ActionOutcome(ok=True, version=rnd.version, seq=rnd.last_seq)
 
 
@@ -793,7 +877,7 @@ def round_autoplay(*, round_id: int, version: int) -> bool:
         steps = _play_for(state, choosers, progress)
         if not steps:
             return False
-        _commit_steps(rnd, state, steps, progress)
+        _commit_steps(rnd, state, steps, progress, seats=seats)
         return True
 
     return _with_retries(run)
