@@ -208,7 +208,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Live tables: time out the decisions whose own deadline task was lost (tables.tasks).
+    # Live tables: the clock of every decision (a decision acts at most ~1 s after its deadline),
+    # and the next rounds whose own task was lost (tables.tasks).
+    "tables-sweep-deadlines": {"task": "tables.sweep_deadlines", "schedule": 1.0},
     "tables-sweep-overdue": {"task": "tables.sweep_overdue", "schedule": 5.0},
     # Settlement: ended rounds whose settle task was lost (scoring.tasks).
     "scoring-sweep-unsettled": {"task": "scoring.sweep_unsettled", "schedule": 60.0},

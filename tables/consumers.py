@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -23,6 +24,7 @@ from tables import gameplay, protocol, selectors, services
 from tables.models import Room, Round
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CATCH_UP_LIMIT = 400
 """A reconnecting client missing more events than this gets a fresh snapshot instead."""
@@ -61,18 +63,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.user is None or not self.user.is_authenticated:
             await self._refuse(CLOSE_UNAUTHENTICATED, "not_authenticated", "sign in first")
             return
-        allowed = await database_sync_to_async(self._admit)()
+        allowed = await self._db(self._admit)
         if allowed is not None:
             await self._refuse(*allowed)
             return
         await self.channel_layer.group_add(services.room_group(self.room_id), self.channel_name)
         self.joined = True
         if self.seat is not None:
-            await database_sync_to_async(services.seat_connection)(
-                room_id=self.room_id, user=self.user, delta=1
-            )
+            await self._db(services.seat_connection, room_id=self.room_id, user=self.user, delta=1)
             self.counted = True
-        await self._send_all(await database_sync_to_async(self._table_if_changed)())
+        await self._send_all(await self._db(self._table_if_changed))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "joined", False):
@@ -80,9 +80,24 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 services.room_group(self.room_id), self.channel_name
             )
         if getattr(self, "counted", False):
-            await database_sync_to_async(services.seat_connection)(
-                room_id=self.room_id, user=self.user, delta=-1
-            )
+            await self._db(services.seat_connection, room_id=self.room_id, user=self.user, delta=-1)
+
+    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn`` in Channels' database thread, then send from this event loop the room
+        notifications its commits produced (the thread does not wait for Redis)."""
+        outcome: tuple[T, list[services.Notification]] = await database_sync_to_async(
+            self._collecting
+        )(fn, args, kwargs)
+        await services.notifications_send(outcome[1])
+        return outcome[0]
+
+    @staticmethod
+    def _collecting(
+        fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[T, list[services.Notification]]:
+        with services.notifications_collected() as notifications:
+            result = fn(*args, **kwargs)
+        return result, notifications
 
     async def _refuse(self, close_code: int, code: str, message: str) -> None:
         await self.send(text_data=json.dumps(protocol.error(code, message)))
@@ -125,26 +140,24 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send(text_data=json.dumps({"type": "pong"}))
 
     async def on_hello(self, fields: dict[str, Any]) -> None:
-        messages = await database_sync_to_async(self._hello)(
-            fields.get("round_id"), fields.get("last_seq")
-        )
+        messages = await self._db(self._hello, fields.get("round_id"), fields.get("last_seq"))
         await self._send_all(messages)
 
     async def on_resync(self, fields: dict[str, Any]) -> None:
-        await self._send_all(await database_sync_to_async(self._hello)(None, None))
+        await self._send_all(await self._db(self._hello, None, None))
 
     async def on_action(self, fields: dict[str, Any]) -> None:
-        reply = await database_sync_to_async(self._act)(fields)
+        reply = await self._db(self._act, fields)
         await self.send(text_data=json.dumps(reply))
         # Our own move comes back as a ``table.update`` after the commit, like everyone's.
 
     async def on_ready(self, fields: dict[str, Any]) -> None:
-        error = await database_sync_to_async(self._ready)(bool(fields.get("ready", True)))
+        error = await self._db(self._ready, bool(fields.get("ready", True)))
         if error is not None:
             await self._reply_error(*error)
 
     async def on_back(self, fields: dict[str, Any]) -> None:
-        error = await database_sync_to_async(self._back)()
+        error = await self._db(self._back)
         if error is not None:
             await self._reply_error(*error)
 
@@ -157,7 +170,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if update is not None and not message.get("table", True):
             messages = self._from_update(update)
         if messages is None:
-            messages = await database_sync_to_async(self._changes)()
+            messages = await self._db(self._changes)
         await self._send_all(messages)
 
     def _from_update(self, update: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -178,7 +191,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         prev_seq = self.last_visible
         for seq, payload in view["events"]:
             messages.append(
-                protocol.event(round_id=self.round_id, seq=seq, prev_seq=prev_seq, payload=payload)
+                protocol.event(
+                    round_id=update["round_id"], seq=seq, prev_seq=prev_seq, payload=payload
+                )
             )
             prev_seq = seq
         self.cursor, self.last_visible = update["last_seq"], prev_seq

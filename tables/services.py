@@ -17,8 +17,10 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -141,16 +143,24 @@ def notify_room(
     """
 
     def send() -> None:
+        message: dict[str, Any] = {"type": "table.update", "table": table}
+        try:
+            if round_update is not None:
+                message["round"] = round_update()
+        except Exception:  # a lost notification is repaired by the client's resync
+            log.exception("could not build the notification of room %s", room_id)
+            return
+        collected = getattr(_outbox, "messages", None)
+        if collected is not None:
+            collected.append((room_group(room_id), message))
+            return
         from asgiref.sync import async_to_sync
         from channels.layers import get_channel_layer
 
         layer = get_channel_layer()
         if layer is None:
             return
-        message: dict[str, Any] = {"type": "table.update", "table": table}
         try:
-            if round_update is not None:
-                message["round"] = round_update()
             async_to_sync(layer.group_send)(room_group(room_id), message)
         except Exception:  # a lost notification is repaired by the client's resync
             log.exception("could not notify room %s", room_id)
@@ -158,20 +168,59 @@ def notify_room(
     transaction.on_commit(send)
 
 
+Notification = tuple[str, dict[str, Any]]
+_outbox = threading.local()
+
+
+@contextmanager
+def notifications_collected() -> Iterator[list[Notification]]:
+    """Within this block, this thread's committed notifications are collected, not sent.
+
+    For a socket: it runs a service in Channels' database thread and then sends what was
+    collected from its own event loop (:func:`notifications_send`), instead of making that one
+    thread wait for the event loop and Redis after every commit (``async_to_sync``), which would
+    hold up every other socket's database work of the worker.
+    """
+    collected: list[Notification] = []
+    _outbox.messages = collected
+    try:
+        yield collected
+    finally:
+        _outbox.messages = None
+
+
+async def notifications_send(notifications: list[Notification]) -> None:
+    """Send notifications collected by :func:`notifications_collected` (already committed)."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in notifications:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # a lost notification is repaired by the client's resync
+            log.exception("could not notify %s", group)
+
+
 def _tasks_enabled() -> bool:
     return bool(getattr(settings, "TABLES_SCHEDULE_TASKS", not settings.TESTING))
 
 
 def _schedule_after_commit(rnd: Round, room: Room, seats: Mapping[int, Seat], state: Any) -> None:
-    """After the commit: the deadline task for the new decision, and a quick auto-play task when a
-    bot or a 托管 seat must act."""
-    if rnd.status != Round.Status.PLAYING or rnd.deadline is None:
+    """After the commit: a quick auto-play task when a bot or a 托管 seat must act.
+
+    A decision's clock needs no task of its own: the beat task :func:`sweep_deadlines` runs every
+    second and times out every decision whose ``deadline`` has passed (the index on ``(status,
+    deadline)`` makes that one cheap query). A task per decision would cost every move a message
+    to the broker and the Celery worker a held ETA task, almost always for nothing.
+    """
+    if rnd.status != Round.Status.PLAYING:
         return
-    round_id, decision_version = rnd.pk, rnd.decision_version
-    countdown = max(0.0, (rnd.deadline - timezone.now()).total_seconds())
     deciders = gameplay.deciders(state)
-    robots = [s for s in deciders if s in seats and (seats[s].is_bot or seats[s].auto_play)]
-    new_decision = rnd.decision_version == rnd.version  # a pass inside a window keeps its clock
+    if not any(s in seats and (seats[s].is_bot or seats[s].auto_play) for s in deciders):
+        return
+    round_id, version = rnd.pk, rnd.version
 
     def schedule() -> None:
         if not _tasks_enabled():
@@ -179,16 +228,9 @@ def _schedule_after_commit(rnd: Round, room: Room, seats: Mapping[int, Seat], st
         from tables import tasks
 
         try:
-            if new_decision:
-                tasks.round_deadline.apply_async(
-                    args=(round_id, decision_version), countdown=countdown
-                )
-            if robots:
-                tasks.round_autoplay.apply_async(
-                    args=(round_id, rnd.version), countdown=AUTO_PLAY_DELAY_S
-                )
-        except Exception:  # the beat sweeper catches decisions whose task was lost
-            log.exception("could not schedule the deadline of round %s", round_id)
+            tasks.round_autoplay.apply_async(args=(round_id, version), countdown=AUTO_PLAY_DELAY_S)
+        except Exception:  # their deadline acts for them (the default action) instead
+            log.exception("could not schedule the auto-play of round %s", round_id)
 
     transaction.on_commit(schedule)
 
@@ -883,26 +925,33 @@ def round_autoplay(*, round_id: int, version: int) -> bool:
     return _with_retries(run)
 
 
-def sweep_overdue(*, now: datetime | None = None, grace_s: float = 2.0) -> list[int]:
-    """The beat task's body: time out every decision whose deadline passed ``grace_s`` ago (its
-    own task was lost, e.g. a worker restart) and deal the next round of matches whose settlement
-    pause is over. Returns the ids of the rounds it moved or dealt."""
+def sweep_deadlines(*, now: datetime | None = None) -> list[int]:
+    """The clock (beat task, every second): every decision whose deadline has passed gets its
+    default actions (:func:`round_timeout`); returns the ids of the rounds it moved."""
     moment = now or timezone.now()
     overdue = list(
-        Round.objects.filter(
-            status=Round.Status.PLAYING, deadline__lt=moment - timedelta(seconds=grace_s)
-        ).values_list("pk", "decision_version")
+        Round.objects.filter(status=Round.Status.PLAYING, deadline__lte=moment).values_list(
+            "pk", "decision_version"
+        )
     )
-    done = []
-    for round_id, decision_version in overdue:
-        if round_timeout(round_id=round_id, decision_version=decision_version, now=moment):
-            done.append(round_id)
-    # Matches whose next round was never dealt (its task was lost).
+    return [
+        round_id
+        for round_id, decision_version in overdue
+        if round_timeout(round_id=round_id, decision_version=decision_version, now=moment)
+    ]
+
+
+def sweep_overdue(*, now: datetime | None = None, grace_s: float = 2.0) -> list[int]:
+    """The slower beat task: deal the next round of matches whose settlement pause ended
+    ``grace_s`` ago (its own task was lost, e.g. a worker restart). Returns the ids of the rounds
+    it dealt."""
+    moment = now or timezone.now()
     waiting = Round.objects.filter(
         match__status=Match.Status.PLAYING,
         status=Round.Status.ENDED,
         ended_at__lt=moment - timedelta(seconds=NEXT_ROUND_AFTER_S + grace_s),
     ).values_list("match_id", "number")
+    done = []
     for match_id, number in list(waiting):
         dealt = match_next_round(match_id=match_id, after_number=number, now=moment)
         if dealt is not None:

@@ -1,4 +1,4 @@
-"""Celery tasks of the live tables: decision deadlines, bots / 托管, and the overdue sweeper.
+"""Celery tasks of the live tables: the decision clock, bots / 托管, and the next-round sweeper.
 
 Each task only calls a service that re-checks everything under the round's row lock, so running a
 task late, twice, or after the sweeper already acted changes nothing (idempotent by version).
@@ -11,10 +11,10 @@ from celery import shared_task
 from tables import services
 
 
-@shared_task(name="tables.round_deadline", ignore_result=True)
-def round_deadline(round_id: int, decision_version: int) -> bool:
-    """The clock of decision ``decision_version`` of a round ran out: default actions."""
-    return services.round_timeout(round_id=round_id, decision_version=decision_version)
+@shared_task(name="tables.sweep_deadlines", ignore_result=True)
+def sweep_deadlines() -> list[int]:
+    """Beat, every second: decisions whose deadline has passed get their default actions."""
+    return services.sweep_deadlines()
 
 
 @shared_task(name="tables.round_autoplay", ignore_result=True)
@@ -32,5 +32,5 @@ def match_next_round(match_id: int, after_number: int) -> int | None:
 
 @shared_task(name="tables.sweep_overdue", ignore_result=True)
 def sweep_overdue() -> list[int]:
-    """Beat: time out decisions whose own deadline task was lost (worker restart, broker hiccup)."""
+    """Beat: deal the next round of matches whose own task was lost (worker restart, broker)."""
     return services.sweep_overdue()

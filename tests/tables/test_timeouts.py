@@ -112,20 +112,24 @@ def test_a_players_own_move_resets_the_timeout_count(playing: Round) -> None:
     assert _seat_timeouts(playing, dealer) == 0
 
 
-def test_the_sweeper_times_out_overdue_decisions_only(playing: Round) -> None:
-    assert services.sweep_overdue(now=timezone.now()) == []
-    assert services.sweep_overdue(now=timezone.now() + LATER) == [playing.pk]
+def test_the_clock_times_out_overdue_decisions_only(playing: Round) -> None:
+    assert services.sweep_deadlines(now=timezone.now()) == []
+    assert services.sweep_deadlines(now=playing.deadline - timedelta(milliseconds=1)) == []
+    assert services.sweep_deadlines(now=playing.deadline) == [playing.pk]
     assert fresh(playing).version == playing.version + 1
+    # The same sweep again (a duplicated beat) finds the new decision's clock still running.
+    assert services.sweep_deadlines(now=playing.deadline) == []
 
 
-def test_the_celery_task_calls_the_timeout_service(playing: Round) -> None:
+def test_the_clock_task_calls_the_timeout_service(playing: Round) -> None:
     Round.objects.filter(pk=playing.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert tasks.round_deadline.apply(args=(playing.pk, playing.decision_version)).get()
-    assert not tasks.round_deadline.apply(args=(playing.pk, playing.decision_version)).get()
+    assert tasks.sweep_deadlines.apply().get() == [playing.pk]
+    assert tasks.sweep_deadlines.apply().get() == []
 
 
-def test_the_beat_schedule_runs_the_sweeper(settings: Any) -> None:
-    entries = [e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()]
+def test_the_beat_schedule_runs_the_clock_every_second_and_the_sweeper(settings: Any) -> None:
+    entries = {e["task"]: e["schedule"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert entries["tables.sweep_deadlines"] == 1.0
     assert "tables.sweep_overdue" in entries
 
 
@@ -165,7 +169,7 @@ def test_the_sweeper_deals_a_next_round_whose_task_was_lost(playing: Round) -> N
     assert Round.objects.get(match=ended.match, number=2).pk in dealt
 
 
-def test_deadline_and_bot_tasks_are_sent_after_the_commit_with_a_countdown(
+def test_bot_tasks_are_sent_after_the_commit_with_a_countdown_and_no_deadline_task(
     room: Any,
     players: list[Any],
     settings: Any,
@@ -174,7 +178,7 @@ def test_deadline_and_bot_tasks_are_sent_after_the_commit_with_a_countdown(
 ) -> None:
     settings.TABLES_SCHEDULE_TASKS = True
     sent: list[tuple[str, tuple[Any, ...], float]] = []
-    for task in (tasks.round_deadline, tasks.round_autoplay, tasks.match_next_round):
+    for task in (tasks.round_autoplay, tasks.match_next_round):
 
         def record(*, args: tuple[Any, ...], countdown: float, name: str = task.name) -> None:
             sent.append((name, args, countdown))
@@ -188,12 +192,14 @@ def test_deadline_and_bot_tasks_are_sent_after_the_commit_with_a_countdown(
     for callback in callbacks:
         callback()
     rnd = Round.objects.get(match__room=room)
-    deadline = [s for s in sent if s[0] == "tables.round_deadline"]
-    assert deadline == [("tables.round_deadline", (rnd.pk, rnd.decision_version), deadline[0][2])]
-    assert 0 < deadline[0][2] <= room.turn_timeout_s
     dealer = gameplay.deciders(state_of(rnd))[0]
-    bots_move = [s for s in sent if s[0] == "tables.round_autoplay"]
-    assert bool(bots_move) == (dealer != 0)
+    # The decision's clock is the beat's (sweep_deadlines); only a bot's move is a task.
+    expected = (
+        []
+        if dealer == 0
+        else [("tables.round_autoplay", (rnd.pk, rnd.version), services.AUTO_PLAY_DELAY_S)]
+    )
+    assert sent == expected
 
 
 def _two_asked_window() -> tuple[bytes, list[dict[str, Any]]]:
