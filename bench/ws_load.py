@@ -862,6 +862,11 @@ def measure(args: argparse.Namespace, count: int, *, floor: bool) -> dict[str, A
     else:
         stack = Stack(workers=args.workers, conn_max_age=args.conn_max_age)
     tables = ALL_TABLES[:count]
+    # Every table starts a new match (connect, four readies, a deal): a burst of seat changes
+    # that is not the steady play measured here. The warm-up (not measured) grows with the
+    # tables, so that the last table has been dealt before the measured window opens.
+    warmup = args.warmup + args.warmup_per_table * count
+    seconds = args.seconds + args.warmup_per_table * count
     load_before = Path("/proc/loadavg").read_text().split()[:3]
     stack.start()
     try:
@@ -879,23 +884,25 @@ def measure(args: argparse.Namespace, count: int, *, floor: bool) -> dict[str, A
                 sign_in_error = str(exc)
                 log(f"sign-in over HTTP failed: {exc}")
         log(f"{'floor' if floor else 'queyou'}: {count} tables, {4 * count} sockets")
-        profiler = start_profiler(stack, args, count, floor) if args.profile else None
+        profiler = (
+            start_profiler(stack, count, floor, warmup=warmup, seconds=seconds)
+            if args.profile
+            else None
+        )
         start = time.perf_counter()
         stats = asyncio.run(
             play(
                 tables,
                 stack.ports,
-                seconds=args.seconds,
+                seconds=seconds,
                 think=args.think,
                 seed=args.seed,
                 floor=floor,
-                ramp=args.warmup / 2,
+                ramp=warmup / 2,
             )
         )
         load_after = Path("/proc/loadavg").read_text().split()[:3]
-        result = summarise(
-            stats, tables=count, seconds=args.seconds, warmup=args.warmup, start=start
-        )
+        result = summarise(stats, tables=count, seconds=seconds, warmup=warmup, start=start)
         result["memory_kib"] = stack.peak_memory()
         if sign_in_error:
             result["errors"]["sign_in"] = 1
@@ -939,17 +946,17 @@ def profile_path(count: int, floor: bool) -> Path:
 
 
 def start_profiler(
-    stack: Stack, args: argparse.Namespace, count: int, floor: bool
+    stack: Stack, count: int, floor: bool, *, warmup: float, seconds: float
 ) -> subprocess.Popen[bytes]:
     """py-spy (bench/requirements.txt) samples ASGI worker 0 for the measured part of the run."""
     spy = str(Path(PY).parent / "py-spy")
     pid = stack.procs["asgi-0"].pid
-    seconds = max(1, int(args.seconds - args.warmup))
+    duration = max(1, int(seconds - warmup))
     out = profile_path(count, floor)
-    cmd = [spy, "record", "-p", str(pid), "-d", str(seconds), "-r", "100", "--format", "raw"]
+    cmd = [spy, "record", "-p", str(pid), "-d", str(duration), "-r", "100", "--format", "raw"]
     cmd += ["-o", str(out), "--nonblocking", "--threads"]
     return subprocess.Popen(
-        ["sh", "-c", f"sleep {args.warmup}; exec " + " ".join(cmd)],
+        ["sh", "-c", f"sleep {warmup}; exec " + " ".join(cmd)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -976,11 +983,36 @@ def summarise_profile(path: Path, top: int = 25) -> str:
     return "\n".join(lines)
 
 
+def reset_load_rooms() -> None:
+    """Every run starts from quiet rooms: the matches earlier runs left in play are ended (else
+    their seats, 托管 after two timeouts, would play on in the background through the clock and
+    the auto-play tasks, and race this run's players) and the seats' counters are cleared."""
+    from django.utils import timezone
+
+    from tables.models import Match, Round, Seat
+
+    rooms = {"room__name__startswith": TABLE_PREFIX}
+    now = timezone.now()
+    Round.objects.filter(
+        status=Round.Status.PLAYING, match__room__name__startswith=TABLE_PREFIX
+    ).update(status=Round.Status.ABORTED, deadline=None, ended_at=now)
+    Match.objects.filter(status=Match.Status.PLAYING, **rooms).update(
+        status=Match.Status.FINISHED, ended_at=now, end_reason="bench_reset"
+    )
+    Seat.objects.filter(**rooms).update(
+        ready=False, auto_play=False, consecutive_timeouts=0, connections=0, connected=False
+    )
+    from tables.models import Room
+
+    Room.objects.filter(name__startswith=TABLE_PREFIX).update(status=Room.Status.OPEN)
+
+
 def prepare(count: int) -> None:
     ensure_database()
     env = server_env()
     migrate(env)
     django_setup(env)
+    reset_load_rooms()
     t0 = time.perf_counter()
     ALL_TABLES[:] = prepare_tables(count)
     log(f"{count} tables ready in {time.perf_counter() - t0:.1f} s")
@@ -1378,6 +1410,12 @@ def main(argv: list[str]) -> int:
     run.add_argument("--tables", default="10")
     run.add_argument("--seconds", type=float, default=60.0)
     run.add_argument("--warmup", type=float, default=10.0)
+    run.add_argument(
+        "--warmup-per-table",
+        type=float,
+        default=0.2,
+        help="extra warm-up (and run) seconds per table: the tables' start is not measured",
+    )
     run.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
     run.add_argument("--workers", type=int, default=2)
     run.add_argument("--seed", type=int, default=8)

@@ -83,10 +83,15 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._db(services.seat_connection, room_id=self.room_id, user=self.user, delta=-1)
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run ``fn`` in Channels' database thread, then send from this event loop the room
-        notifications its commits produced (the thread does not wait for Redis)."""
+        """Run ``fn`` in a worker thread, then send from this event loop the room notifications
+        its commits produced (the thread does not wait for Redis).
+
+        Not Channels' default single database thread (``thread_sensitive``): with it, one
+        table's move waits for every other socket's database work of the worker, one round trip
+        at a time. Each thread has its own connection (from the pool); a socket still handles
+        one message at a time, and the round's row lock orders the moves of one table."""
         outcome: tuple[T, list[services.Notification]] = await database_sync_to_async(
-            self._collecting
+            self._collecting, thread_sensitive=False
         )(fn, args, kwargs)
         await services.notifications_send(outcome[1])
         return outcome[0]
@@ -165,26 +170,57 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Group message: something changed in the room; send this viewer what is new."""
-        update = message.get("round")
-        messages = None
-        if update is not None and not message.get("table", True):
-            messages = self._from_update(update)
+        messages = self._from_notification(message)
         if messages is None:
             messages = await self._db(self._changes)
         await self._send_all(messages)
 
-    def _from_update(self, update: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """This viewer's part of a move's update, or None when only the database can say what
-        to send (the update does not continue this socket's stream, or the seat changed)."""
+    def _from_notification(self, message: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """What to send from the notification alone, or None when only the database can say
+        (the seat changed, or the round stream does not continue what this socket sent)."""
+        out: list[dict[str, Any]] = []
+        table = message.get("table")
+        if table is not None:
+            if selectors.viewer_seat(table, self.user.pk) != self.seat:
+                return None  # sat down or stood up: the seat count and a snapshot (database)
+            shown = selectors.table_message_for(table, self.user.pk)
+            if shown != self.table_sent:
+                self.table_sent = shown
+                out.append(shown)
         if not self.greeted:
-            return []  # the client's ``hello`` says where its game stream starts
+            return out  # the client's ``hello`` says where its game stream starts
+        update = message.get("round")
+        if update is not None:
+            part = self._from_round_update(update)
+            return None if part is None else out + part
+        if table is not None and table["round"] != self._stream_position():
+            return None  # the round moved without a notification we could use
+        return out
+
+    def _stream_position(self) -> list[Any] | None:
+        if self.round_id is None:
+            return None
+        return [self.round_id, self.cursor, self.round_status]
+
+    def _seat_is_still_mine(self, update: dict[str, Any]) -> bool:
+        return self.seat is None or update["seat_users"][self.seat] == self.user.pk
+
+    def _from_round_update(self, update: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """This viewer's part of a round's update (a new round's snapshot, or a move's events
+        and decision), or None when it does not continue this socket's stream."""
+        if "snapshots" in update:
+            if self.round_id is not None and update["round_id"] <= self.round_id:
+                return []  # an older or already shown round (a resync got there first)
+            if not self._seat_is_still_mine(update):
+                return None
+            self.round_id, self.round_status = update["round_id"], update["status"]
+            self.cursor = self.last_visible = update["last_seq"]
+            return [update["snapshots"][gameplay.viewer_key(self.seat)]]
         if update["round_id"] != self.round_id:
             return None
         if update["last_seq"] <= self.cursor:
             return []  # already sent (a resync or a reordered notification got there first)
-        if update["prev_seq"] != self.cursor:
-            return None
-        if self.seat is not None and update["seat_users"][self.seat] != self.user.pk:
+        if update["prev_seq"] != self.cursor or not self._seat_is_still_mine(update):
             return None
         view = update["views"][gameplay.viewer_key(self.seat)]
         messages = []

@@ -162,7 +162,9 @@ class Seat(models.Model):
     class Meta:
         verbose_name = _("座位")
         verbose_name_plural = _("座位")
-        ordering = ("room", "index")
+        # By the column, not the relation: ordering by "room" would follow Room's ordering and
+        # join the room and the club into every seat query (and lock them with FOR UPDATE).
+        ordering = ("room_id", "index")
         constraints = (
             models.UniqueConstraint(fields=("room", "index"), name="seat_unique_room_index"),
             # One seat per user per table (brief): a player cannot hold two hands at one table.
@@ -265,7 +267,7 @@ class Round(models.Model):
     class Meta:
         verbose_name = _("牌局")
         verbose_name_plural = _("牌局")
-        ordering = ("match", "number")
+        ordering = ("match_id", "number")
         constraints = (
             models.UniqueConstraint(fields=("match", "number"), name="round_unique_match_number"),
         )
@@ -296,7 +298,7 @@ class RoundEvent(models.Model):
     class Meta:
         verbose_name = _("牌局事件")
         verbose_name_plural = _("牌局事件")
-        ordering = ("round", "seq")
+        ordering = ("round_id", "seq")
         constraints = (
             models.UniqueConstraint(fields=("round", "seq"), name="roundevent_unique_round_seq"),
         )
@@ -324,7 +326,7 @@ class ActionRecord(models.Model):
     class Meta:
         verbose_name = _("动作记录")
         verbose_name_plural = _("动作记录")
-        ordering = ("round", "pk")
+        ordering = ("round_id", "pk")
         constraints = (
             models.UniqueConstraint(
                 fields=("round", "seat", "client_action_id"), name="actionrecord_unique_client_id"

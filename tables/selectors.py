@@ -56,13 +56,15 @@ def playing_match(room_id: int) -> Match | None:
     return Match.objects.filter(room_id=room_id, status=Match.Status.PLAYING).first()
 
 
-def table_message(room: Room, viewer_user_id: int | None) -> dict[str, Any]:
-    """``table``: the room, its four seats (who, ready, 托管, online) and the match in play."""
+def table_state(room: Room) -> dict[str, Any]:
+    """The room, its four seats and the match in play as every viewer sees them, plus who sits
+    where (``seat_users``, server side only) and where the room's round stream stands
+    (``round``: id, last seq, status, or None): what a room notification carries, read once by
+    the writer after its commit instead of once by every socket."""
     seats: list[dict[str, Any] | None] = [None] * 4
-    you = None
+    seat_users: list[int | None] = [None] * 4
     for seat in Seat.objects.filter(room=room).select_related("user"):
-        if seat.user_id is not None and seat.user_id == viewer_user_id:
-            you = seat.index
+        seat_users[seat.index] = seat.user_id
         seats[seat.index] = {
             "index": seat.index,
             "name": "🤖" if seat.is_bot or seat.user is None else seat.user.public_name,
@@ -72,8 +74,13 @@ def table_message(room: Room, viewer_user_id: int | None) -> dict[str, Any]:
             "connected": seat.is_bot or seat.connected,
         }
     match = playing_match(room.pk)
+    rnd = (
+        Round.objects.filter(match__room_id=room.pk)
+        .order_by("-match_id", "-number")
+        .values("pk", "last_seq", "status")
+        .first()
+    )
     return {
-        "type": "table",
         "room": {
             "id": room.pk,
             "name": room.name,
@@ -85,9 +92,35 @@ def table_message(room: Room, viewer_user_id: int | None) -> dict[str, Any]:
             "claim_timeout_s": room.claim_timeout_s,
         },
         "seats": seats,
-        "you": you,
         "match": None if match is None else {"id": match.pk},
+        "seat_users": seat_users,
+        "round": None if rnd is None else [rnd["pk"], rnd["last_seq"], rnd["status"]],
     }
+
+
+def viewer_seat(table: dict[str, Any], viewer_user_id: int | None) -> int | None:
+    """The seat index ``viewer_user_id`` holds in a :func:`table_state`, or None."""
+    users = table["seat_users"]
+    if viewer_user_id is None or viewer_user_id not in users:
+        return None
+    index: int = users.index(viewer_user_id)
+    return index
+
+
+def table_message_for(table: dict[str, Any], viewer_user_id: int | None) -> dict[str, Any]:
+    """``table`` for one viewer: the public part of a :func:`table_state` and ``you``."""
+    return {
+        "type": "table",
+        "room": table["room"],
+        "seats": table["seats"],
+        "you": viewer_seat(table, viewer_user_id),
+        "match": table["match"],
+    }
+
+
+def table_message(room: Room, viewer_user_id: int | None) -> dict[str, Any]:
+    """``table``: the room, its four seats (who, ready, 托管, online) and the match in play."""
+    return table_message_for(table_state(room), viewer_user_id)
 
 
 def _iso(value: Any) -> str | None:
@@ -186,4 +219,20 @@ def round_update(
         "status": rnd.status,
         "seat_users": seat_users,
         "views": views,
+    }
+
+
+def round_start_update(rnd: Round, state: Any, *, seat_users: list[int | None]) -> dict[str, Any]:
+    """A new round's notification: every viewer's ``snapshot`` of it, built once by the writer
+    (see :func:`round_update`; a socket takes its viewer's part when the round is newer than the
+    one it shows)."""
+    return {
+        "round_id": rnd.pk,
+        "last_seq": rnd.last_seq,
+        "status": rnd.status,
+        "seat_users": seat_users,
+        "snapshots": {
+            gameplay.viewer_key(seat): snapshot_message(rnd, state, seat)
+            for seat in gameplay.VIEWERS
+        },
     }

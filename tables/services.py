@@ -14,6 +14,7 @@ move that was rolled back.
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import secrets
@@ -129,30 +130,52 @@ def notify_room(
     table: bool = True,
     round_update: Callable[[], dict[str, Any]] | None = None,
 ) -> None:
-    """Tell the room's sockets, after the commit, that something changed.
+    """Tell the room's sockets, after the commit, what changed: one notification per room and
+    transaction (a ``ready`` that deals a round sends one message, not two).
 
-    ``table``: the room or its seats changed; each socket re-reads the database (the ``table``
-    message, its seat, the round) and sends its own viewer what is new. ``round_update``: a move
-    that changed nothing but the round; it builds (after the commit, outside the row lock) the
-    move's events and the next decision already redacted for every viewer
-    (:func:`tables.selectors.round_update`), so that each socket sends its viewer's part without
-    touching the database. The channel layer is server-side, like the database; what leaves the
-    server is still one viewer's redaction, picked by the socket of that viewer. A lost or
-    out-of-order notification is repaired from the database (the socket sees a gap) or by the
-    client's ``resync``.
+    ``table``: the room or its seats changed; the room's state (:func:`tables.selectors.
+    table_state`) is read once, after the commit, and carried to every socket. ``round_update``
+    builds (after the commit, outside the row lock) a move's events and next decision, or a new
+    round's snapshot, already redacted for every viewer (:mod:`tables.selectors`). Each socket
+    then sends its own viewer's part without touching the database, unless the notification
+    does not continue what it has sent (then it reads the database). The channel layer is
+    server-side, like the database; what leaves the server is still one viewer's redaction,
+    picked by the socket of that viewer. A lost or out-of-order notification is repaired from
+    the database (the socket sees a gap) or by the client's ``resync``.
     """
+    pending = _pending_notification(room_id)
+    if pending is not None:
+        pending.table = pending.table or table
+        pending.round_update = round_update or pending.round_update
+        return
+    transaction.on_commit(_RoomNotification(room_id, table=table, round_update=round_update))
 
-    def send() -> None:
-        message: dict[str, Any] = {"type": "table.update", "table": table}
+
+@dataclass
+class _RoomNotification:
+    """An after-commit notification of one room (see :func:`notify_room`)."""
+
+    room_id: int
+    table: bool
+    round_update: Callable[[], dict[str, Any]] | None
+
+    def __call__(self) -> None:
+        from tables import selectors
+
+        message: dict[str, Any] = {"type": "table.update", "table": None}
         try:
-            if round_update is not None:
-                message["round"] = round_update()
+            if self.table:
+                room = Room.objects.filter(pk=self.room_id).first()
+                message["table"] = None if room is None else selectors.table_state(room)
+            if self.round_update is not None:
+                message["round"] = self.round_update()
         except Exception:  # a lost notification is repaired by the client's resync
-            log.exception("could not build the notification of room %s", room_id)
+            log.exception("could not build the notification of room %s", self.room_id)
             return
+        group = room_group(self.room_id)
         collected = getattr(_outbox, "messages", None)
         if collected is not None:
-            collected.append((room_group(room_id), message))
+            collected.append((group, message))
             return
         from asgiref.sync import async_to_sync
         from channels.layers import get_channel_layer
@@ -161,11 +184,22 @@ def notify_room(
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(room_group(room_id), message)
+            async_to_sync(layer.group_send)(group, message)
         except Exception:  # a lost notification is repaired by the client's resync
-            log.exception("could not notify room %s", room_id)
+            log.exception("could not notify room %s", self.room_id)
 
-    transaction.on_commit(send)
+
+def _pending_notification(room_id: int) -> _RoomNotification | None:
+    """This transaction's notification of the room, not sent yet, registered at the same
+    savepoint level (so that it is committed or rolled back with what is merged into it)."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        return None
+    level = set(connection.savepoint_ids)
+    for savepoints, callback, _robust in connection.run_on_commit:
+        if isinstance(callback, _RoomNotification) and callback.room_id == room_id:
+            return callback if set(savepoints) == level else None
+    return None
 
 
 Notification = tuple[str, dict[str, Any]]
@@ -471,6 +505,8 @@ def round_setup_of(rnd: Round) -> gameplay.RoundSetup | None:
     return _match_setup(rnd.match, before_number=rnd.number, dealer=rnd.dealer)
 
 
+ABANDONED_REASON = "abandoned"
+"""``Match.end_reason`` when no human player had the table open at the end of a settlement pause."""
 MATCH_COMPLETE_REASON = "four_winds"
 """``Match.end_reason`` of a Taiwan 16 match whose four wind rounds (东南西北圈) are played."""
 
@@ -492,7 +528,11 @@ def match_next_round(
 ) -> Round | None:
     """The settlement pause is over: deal round ``after_number + 1`` if the match is still on,
     that round ended and all four are still seated (spec README, item 1; nobody needs to press
-    ready again, though four ready presses start it sooner). Idempotent."""
+    ready again, though four ready presses start it sooner). Idempotent.
+
+    A match whose human players have all closed the table (no socket open at the end of the
+    pause) is ended instead (``abandoned``): its seats would otherwise play on in 托管, round
+    after round, for nobody. They press ready to start a new match when they come back."""
     moment = now or timezone.now()
 
     def run() -> Round | None:
@@ -508,6 +548,10 @@ def match_next_round(
             return None
         pause = timedelta(seconds=NEXT_ROUND_AFTER_S - 1)
         if last.ended_at is not None and last.ended_at + pause > moment:
+            return None
+        if not Seat.objects.filter(room=room, is_bot=False, connected=True).exists():
+            _end_match(room, reason=ABANDONED_REASON)
+            notify_room(room.pk)
             return None
         return _deal_next(room, match)
 
@@ -551,7 +595,7 @@ def round_start(
     rnd.save()
     _store_events(rnd, events, first_seq=1)
     gameplay.cache_put(rnd.pk, state)
-    notify_room(room.pk)
+    notify_room(room.pk, round_update=_round_start_builder(rnd, state, seats))
     _schedule_after_commit(rnd, room, seats, state)
     return rnd
 
@@ -719,6 +763,17 @@ def _round_update_builder(
     )
 
 
+def _round_start_builder(
+    rnd: Round, state: Any, seats: Mapping[int, Seat]
+) -> Callable[[], dict[str, Any]]:
+    """A new round's per-viewer snapshots, built after the commit from values fixed now."""
+    from tables import selectors
+
+    snapshot = copy.copy(rnd)
+    seat_users = [seats[i].user_id if i in seats else None for i in range(4)]
+    return lambda: selectors.round_start_update(snapshot, state, seat_users=seat_users)
+
+
 def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
     """Count timeouts in a row (托管 after :data:`AUTO_PLAY_AFTER_TIMEOUTS`); True when a seat
     went into 托管 (the ``table`` message shows it)."""
@@ -792,7 +847,11 @@ def _lock_round(round_id: int) -> Round:
     # The row lock serialises every writer of this round: two browsers claiming the same discard
     # (win vs pong) are applied one after the other, each on the state the other left, and the
     # engine's claim window then picks the winner by priority, never by arrival order.
-    return Round.objects.select_for_update().select_related("match__room").get(pk=round_id)
+    # ``of=("self",)``: lock the round row only, not the match and room rows it is read with
+    # (seats and connections of the room change under the room's own lock meanwhile).
+    return (
+        Round.objects.select_for_update(of=("self",)).select_related("match__room").get(pk=round_id)
+    )
 
 
 def round_apply_action(

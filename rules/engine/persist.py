@@ -58,7 +58,32 @@ def state_from_json(data: dict[str, Any]) -> state.RoundState:
     return decoded
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_PLAIN = (int, str, bool, type(None))
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _encode(value: Any) -> Any:
+    # The live tables write a snapshot after every move: the common cases (plain values, tuples
+    # of tiles, our dataclasses) are tested first and without ``dataclasses.fields`` each time.
+    if isinstance(value, _PLAIN):
+        return value
+    cls = type(value)
+    if cls is tuple:
+        if all(type(v) is int for v in value):
+            return {"$t": list(value)}
+        return {"$t": [_encode(v) for v in value]}
+    if cls.__name__ in _CLASSES and dataclasses.is_dataclass(cls):
+        out = {"$": cls.__name__}
+        for name in _field_names(cls):
+            out[name] = _encode(getattr(value, name))
+        return out
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {"$": type(value).__name__}
         for f in dataclasses.fields(value):

@@ -21,6 +21,7 @@ def live_round(room: Any, players: list[Any], settings: Any) -> Round:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     for index, user in enumerate(players):
         services.seat_take(room=room, user=user, index=index)
+        services.seat_connection(room_id=room.pk, user=user, delta=1)  # the table is open
     for user in players:
         services.seat_set_ready(room=room, user=user)
     rnd = selectors.current_round(room.pk)

@@ -43,6 +43,8 @@ def seated(room: Any, players: list[Any]) -> Any:
 
     for index, user in enumerate(players):
         services.seat_take(room=room, user=user, index=index)
+        # Each player has the table open (a match whose players all left is abandoned).
+        services.seat_connection(room_id=room.pk, user=user, delta=1)
     return room
 
 

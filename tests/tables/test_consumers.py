@@ -449,6 +449,10 @@ async def test_a_flood_is_rate_limited(playing: Round, players: list[Any]) -> No
 async def test_connected_flags_follow_the_sockets(seated: Any, players: list[Any]) -> None:
     from tables.models import Seat
 
+    # The fixture's players have the table open; player 3 closes it first.
+    await sync_to_async(services.seat_connection)(room_id=seated.pk, user=players[3], delta=-1)
+    seat = await sync_to_async(Seat.objects.get)(room=seated, index=3)
+    assert not seat.connected
     comm, _ = await connect(seated.pk, players[3])
     await until(comm, "table")
     seat = await sync_to_async(Seat.objects.get)(room=seated, index=3)

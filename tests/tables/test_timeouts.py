@@ -162,6 +162,35 @@ def test_no_next_round_when_a_player_left(playing: Round, players: list[Any]) ->
     assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
 
 
+def test_a_match_nobody_has_open_is_ended_not_dealt_again(
+    playing: Round, players: list[Any]
+) -> None:
+    ended = _finish(playing)
+    room = ended.match.room
+    for user in players:
+        services.seat_connection(room_id=room.pk, user=user, delta=-1)
+    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
+    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
+    match = fresh(ended).match
+    assert (match.status, match.end_reason) == ("finished", services.ABANDONED_REASON)
+    assert Round.objects.filter(match=match).count() == 1
+    # Back at the table, four ready presses start a new match.
+    for user in players:
+        services.seat_connection(room_id=room.pk, user=user, delta=1)
+        services.seat_set_ready(room=room, user=user)
+    assert Round.objects.filter(match__room=room).exclude(match=match).count() == 1
+
+
+def test_one_open_table_is_enough_to_deal_the_next_round(
+    playing: Round, players: list[Any]
+) -> None:
+    ended = _finish(playing)
+    for user in players[1:]:
+        services.seat_connection(room_id=ended.match.room_id, user=user, delta=-1)
+    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
+    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later)
+
+
 def test_the_sweeper_deals_a_next_round_whose_task_was_lost(playing: Round) -> None:
     ended = _finish(playing)
     later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S + 5)
