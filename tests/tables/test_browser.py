@@ -57,6 +57,7 @@ def live_url(settings: Any) -> Iterator[str]:
     from channels.security.websocket import AllowedHostsOriginValidator
     from django.core.asgi import get_asgi_application
 
+    from config import settings as project_settings  # the module: not the tests' overrides
     from config.routing import websocket_urlpatterns
 
     settings.WHITENOISE_USE_FINDERS = True
@@ -65,7 +66,12 @@ def live_url(settings: Any) -> Iterator[str]:
         settings.CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [settings.REDIS_URL], "prefix": f"test{os.getpid()}"},
+                "CONFIG": {
+                    # The production layer's hosts (its socket timeout outlasts the blocking
+                    # pop), with a prefix of this process's own.
+                    **project_settings.CHANNEL_LAYERS["default"]["CONFIG"],
+                    "prefix": f"test{os.getpid()}",
+                },
             }
         }
     app = ProtocolTypeRouter(
