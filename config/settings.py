@@ -157,6 +157,10 @@ STORAGES = {
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Queyou 雀友 <noreply@localhost>")
 
+# Threads per ASGI process that run the table sockets' database work (tables.consumers); keep it
+# below DATABASE_POOL_SIZE so that HTTP requests and Channels' own calls still find connections.
+TABLES_DATABASE_THREADS = env_int("TABLES_DATABASE_THREADS", 6, minimum=1)
+
 # --- Redis: channel layer and Celery broker ---------------------------------------------------
 EMBEDDED_REDIS_PORT = env_int("QUEYOU_REDIS_PORT", 6390, minimum=1)
 REDIS_URL = check_redis_url(env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0"))

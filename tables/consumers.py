@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from tables import gameplay, protocol, selectors, services
 from tables.models import Room, Round
@@ -33,6 +35,12 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_ABUSE = 4429
 _MAX_REFUSED = 200
+DATABASE_THREADS = ThreadPoolExecutor(
+    max_workers=settings.TABLES_DATABASE_THREADS, thread_name_prefix="table-db"
+)
+"""The threads that run the sockets' database work: a fixed set for the whole process (fewer
+than the connection pool holds), not the event loop's default executor, whose threads die with
+their loop (an event loop per test) and would take their connections with them."""
 
 
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -83,15 +91,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._db(services.seat_connection, room_id=self.room_id, user=self.user, delta=-1)
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run ``fn`` in a worker thread, then send from this event loop the room notifications
-        its commits produced (the thread does not wait for Redis).
+        """Run ``fn`` in one of the process's database threads, then send from this event loop
+        the room notifications its commits produced (the thread does not wait for Redis).
 
         Not Channels' default single database thread (``thread_sensitive``): with it, one
         table's move waits for every other socket's database work of the worker, one round trip
-        at a time. Each thread has its own connection (from the pool); a socket still handles
-        one message at a time, and the round's row lock orders the moves of one table."""
+        at a time. Each thread has its own connection (from the pool, returned after each
+        call); a socket still handles one message at a time, and the round's row lock orders
+        the moves of one table."""
         outcome: tuple[T, list[services.Notification]] = await database_sync_to_async(
-            self._collecting, thread_sensitive=False
+            self._collecting, thread_sensitive=False, executor=DATABASE_THREADS
         )(fn, args, kwargs)
         await services.notifications_send(outcome[1])
         return outcome[0]

@@ -13,6 +13,7 @@ and snapshot agree. Immutable states are cached by ``(round id, version)``.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -124,8 +125,24 @@ def apply(state: Any, action: Any) -> tuple[Any, list[Any]]:
 
 @dataclass(frozen=True)
 class RoundKey:
+    """A state's cache key: the round, its version, and the last action that reached it.
+
+    The last action is in the key because a state is cached before its transaction commits: a
+    write that is then rolled back (a dropped connection, a lost race on SQLite) leaves a state
+    at ``version`` that the database never had, and another writer may commit a different
+    action at that version. A state reached by the same action from the committed state before
+    it is the same state (the engine is deterministic), so a key that matches the stored action
+    list's last action can only find the right one.
+    """
+
     round_id: int
     version: int
+    last_action: str
+
+
+def _key(round_id: int, version: int, actions: Sequence[Mapping[str, Any]]) -> RoundKey:
+    last = json.dumps(actions[-1], sort_keys=True) if actions else ""
+    return RoundKey(round_id, version, last)
 
 
 _CACHE_SIZE = 256
@@ -141,16 +158,19 @@ def _cache_get(key: RoundKey) -> Any:
         return state
 
 
-def cached_state(round_id: int, version: int) -> Any:
-    """The cached state of a round at ``version``, or None."""
-    return _cache_get(RoundKey(round_id, version))
+def cached_state(round_id: int, version: int, actions: Sequence[Mapping[str, Any]]) -> Any:
+    """The cached state of a round at ``version`` reached by ``actions`` (the round's stored
+    action list), or None."""
+    return _cache_get(_key(round_id, version, actions))
 
 
-def cache_put(round_id: int, state: Any) -> None:
-    """Remember an (immutable) state, so the next action on the round does not replay."""
+def cache_put(round_id: int, state: Any, actions: Sequence[Mapping[str, Any]]) -> None:
+    """Remember an (immutable) state reached by ``actions``, so that the next action on the
+    round does not load or replay it."""
+    key = _key(round_id, state.version, actions)
     with _cache_lock:
-        _cache[RoundKey(round_id, state.version)] = state
-        _cache.move_to_end(RoundKey(round_id, state.version))
+        _cache[key] = state
+        _cache.move_to_end(key)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
 
@@ -168,7 +188,7 @@ def state_at(
     setup: RoundSetup | None = None,
 ) -> Any:
     """The state after ``actions`` (the round's stored list, ``version`` of them), by replay."""
-    cached = _cache_get(RoundKey(round_id, version)) if use_cache else None
+    cached = cached_state(round_id, version, actions) if use_cache else None
     if cached is not None:
         return cached
     state, _events = new_round(
@@ -180,7 +200,7 @@ def state_at(
         raise RuntimeError(
             f"replay of round {round_id} reached version {state.version}, not {version}"
         )
-    cache_put(round_id, state)
+    cache_put(round_id, state, actions)
     return state
 
 

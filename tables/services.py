@@ -594,7 +594,7 @@ def round_start(
     _record(rnd, room, seats, state, events, previous=None)
     rnd.save()
     _store_events(rnd, events, first_seq=1)
-    gameplay.cache_put(rnd.pk, state)
+    gameplay.cache_put(rnd.pk, state, rnd.actions)
     notify_room(room.pk, round_update=_round_start_builder(rnd, state, seats))
     _schedule_after_commit(rnd, room, seats, state)
     return rnd
@@ -649,13 +649,13 @@ def _store_events(
 def load_state(rnd: Round) -> Any:
     """The engine state of a round at its stored version: cached, else the stored snapshot, else
     (a row without one) replayed from the seed and the action list."""
-    cached = gameplay.cached_state(rnd.pk, rnd.version)
+    cached = gameplay.cached_state(rnd.pk, rnd.version, rnd.actions)
     if cached is not None:
         return cached
     if rnd.state:
         state = gameplay.load_state(rnd.state)
         if state.version == rnd.version:
-            gameplay.cache_put(rnd.pk, state)
+            gameplay.cache_put(rnd.pk, state, rnd.actions)
             return state
     return replay_state(rnd)
 
@@ -723,7 +723,7 @@ def _commit_steps(
         raise VersionConflict(f"round {rnd.pk} is no longer at version {old_version}")
     rows = _store_events(rnd, progress.events, first_seq=first_seq)
     seats_changed = _update_seat_clocks(seats, steps)
-    gameplay.cache_put(rnd.pk, progress.state)
+    gameplay.cache_put(rnd.pk, progress.state, rnd.actions)
     ended = rnd.status == Round.Status.ENDED
     if rows or seats_changed or ended:
         # A pass that leaves a claim window open changes no event and nothing anyone sees.
@@ -738,6 +738,11 @@ def _commit_steps(
         _schedule_after_commit(rnd, room, seats, progress.state)
 
 
+def _seat_users(seats: Mapping[int, Seat]) -> list[int | None]:
+    """Who holds each seat (None: empty or a bot), as the notifications carry it."""
+    return [seats[i].user_id if i in seats else None for i in range(4)]
+
+
 def _round_update_builder(
     rnd: Round,
     state: Any,
@@ -748,18 +753,9 @@ def _round_update_builder(
     """The move's per-viewer update, built later (after the commit) from values fixed now."""
     from tables import selectors
 
-    snapshot = Round(
-        pk=rnd.pk,
-        match_id=rnd.match_id,
-        status=rnd.status,
-        version=rnd.version,
-        decision_version=rnd.decision_version,
-        last_seq=rnd.last_seq,
-        deadline=rnd.deadline,
-    )
-    seat_users = [seats[i].user_id if i in seats else None for i in range(4)]
+    fixed, seat_users = copy.copy(rnd), _seat_users(seats)
     return lambda: selectors.round_update(
-        snapshot, state, rows, prev_seq=prev_seq, seat_users=seat_users
+        fixed, state, rows, prev_seq=prev_seq, seat_users=seat_users
     )
 
 
@@ -769,9 +765,8 @@ def _round_start_builder(
     """A new round's per-viewer snapshots, built after the commit from values fixed now."""
     from tables import selectors
 
-    snapshot = copy.copy(rnd)
-    seat_users = [seats[i].user_id if i in seats else None for i in range(4)]
-    return lambda: selectors.round_start_update(snapshot, state, seat_users=seat_users)
+    fixed, seat_users = copy.copy(rnd), _seat_users(seats)
+    return lambda: selectors.round_start_update(fixed, state, seat_users=seat_users)
 
 
 def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:

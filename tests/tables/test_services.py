@@ -251,3 +251,20 @@ def test_every_built_variant_plays_a_whole_round_through_the_service(
     ended = fresh(rnd)
     assert ended.status == Round.Status.ENDED
     assert sum(ended.result["nets"]) == 0
+
+
+def test_a_state_cached_by_a_rolled_back_move_is_never_served(playing: Round) -> None:
+    """A worker caches the state after its move before the commit; if that transaction rolls
+    back and another worker commits a different move at the same version, the first worker
+    must not serve its cached state for that version."""
+    rnd = fresh(playing)
+    state, seat = state_of(rnd), decider(rnd)
+    first, second = gameplay.legal_actions(state, seat)[:2]
+    rolled_back, _ = gameplay.apply(state, first)
+    assert act(rnd, seat, gameplay.action_json(second)).ok  # "the other worker" commits this
+    # This worker's cache: only the state of its own move, which never committed.
+    gameplay._cache.clear()
+    gameplay.cache_put(rnd.pk, rolled_back, [*rnd.actions, gameplay.action_json(first)])
+    served = services.load_state(fresh(rnd))
+    assert gameplay.dump_state(served) == gameplay.dump_state(services.replay_state(fresh(rnd)))
+    assert gameplay.dump_state(served) != gameplay.dump_state(rolled_back)
