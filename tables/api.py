@@ -261,6 +261,14 @@ class RoomViewSet(
             rooms = rooms.filter(seated__lt=4)  # type: ignore[misc]  # an annotation
         return rooms
 
+    def handle_exception(self, exc: Exception) -> Response:
+        """A table service's refusal (:class:`tables.services.TableError`) from any action is
+        answered by :func:`table_refusal`; everything else as DRF does."""
+        if isinstance(exc, services.TableError):
+            return table_refusal(exc)
+        response: Response = super().handle_exception(exc)
+        return response
+
     def _room_answer(self, room: Room, http: int = status.HTTP_200_OK) -> Response:
         fresh = self.get_queryset().get(pk=room.pk)
         return Response(
@@ -277,8 +285,6 @@ class RoomViewSet(
         fields["options"] = {**fields.get("options", {}), "base": fields.get("base_stake", 1)}
         try:
             room = services.room_create(user=_me(request), **fields)
-        except services.TableError as error:
-            return table_refusal(error)
         except DjangoValidationError as error:
             raise serializers.ValidationError(_validation_detail(error)) from error
         return self._room_answer(room, status.HTTP_201_CREATED)
@@ -290,10 +296,7 @@ class RoomViewSet(
         room = self.get_object()
         data = SeatRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
-        except services.TableError as error:
-            return table_refusal(error)
+        services.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
         return self._room_answer(room)
 
     @extend_schema(request=JoinByCodeSerializer, responses={200: RoomDetailSerializer, **ERRORS})
@@ -306,10 +309,7 @@ class RoomViewSet(
         room = self.get_queryset().filter(invite_code=code).first()
         if room is None:
             return refusal("no such room in your clubs", "room_not_found", 404)
-        try:
-            services.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
-        except services.TableError as error:
-            return table_refusal(error)
+        services.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
@@ -327,12 +327,7 @@ class RoomViewSet(
         room = self.get_object()
         data = ReadySerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.seat_set_ready(
-                room=room, user=_me(request), ready=data.validated_data["ready"]
-            )
-        except services.TableError as error:
-            return table_refusal(error)
+        services.seat_set_ready(room=room, user=_me(request), ready=data.validated_data["ready"])
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
@@ -340,10 +335,7 @@ class RoomViewSet(
     def bots(self, request: Request, pk: str | None = None) -> Response:
         """Fill every empty seat with a bot (rooms that allow bots; I must be seated)."""
         room = self.get_object()
-        try:
-            services.seats_fill_with_bots(room=room, user=_me(request))
-        except services.TableError as error:
-            return table_refusal(error)
+        services.seats_fill_with_bots(room=room, user=_me(request))
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
@@ -351,10 +343,7 @@ class RoomViewSet(
     def close(self, request: Request, pk: str | None = None) -> Response:
         """关闭房间 (club owner or admin): everyone stands up; refused while a match is in play."""
         room = self.get_object()
-        try:
-            services.room_close(room=room, actor=_me(request))
-        except services.TableError as error:
-            return table_refusal(error)
+        services.room_close(room=room, actor=_me(request))
         return self._room_answer(room)
 
     @extend_schema(request=DissolveSerializer, responses={200: RoomDetailSerializer, **ERRORS})
@@ -365,12 +354,7 @@ class RoomViewSet(
         room = self.get_object()
         data = DissolveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.table_dissolve(
-                room=room, actor=_me(request), reason=data.validated_data["reason"]
-            )
-        except services.TableError as error:
-            return table_refusal(error)
+        services.table_dissolve(room=room, actor=_me(request), reason=data.validated_data["reason"])
         return self._room_answer(room)
 
 
