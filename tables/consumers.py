@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -222,8 +222,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 return []  # an older or already shown round (a resync got there first)
             if not self._seat_is_still_mine(update):
                 return None
-            self.round_id, self.round_status = update["round_id"], update["status"]
-            self.cursor = self.last_visible = update["last_seq"]
+            self._begin(update["round_id"], last_seq=update["last_seq"], status=update["status"])
             return [update["snapshots"][gameplay.viewer_key(self.seat)]]
         if update["round_id"] != self.round_id:
             return None
@@ -232,18 +231,41 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if update["prev_seq"] != self.cursor or not self._seat_is_still_mine(update):
             return None
         view = update["views"][gameplay.viewer_key(self.seat)]
+        return self._advance(
+            update["round_id"],
+            view["events"],
+            prev_seq=self.last_visible,
+            last_seq=update["last_seq"],
+            status=update["status"],
+            decision=view["decision"],
+        )
+
+    def _begin(self, round_id: int, *, last_seq: int, status: str) -> None:
+        """This socket now shows round ``round_id`` from a snapshot taken at ``last_seq``."""
+        self.round_id, self.cursor, self.last_visible = round_id, last_seq, last_seq
+        self.round_status = status
+
+    def _advance(
+        self,
+        round_id: int,
+        events: Iterable[Sequence[Any]],
+        *,
+        prev_seq: int,
+        last_seq: int,
+        status: str,
+        decision: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """Continue this socket's stream of a round: the ``(seq, event)`` pairs this viewer may
+        see, each chained to the previous one it was sent (``prev_seq``), then its decision;
+        the cursor moves to ``last_seq``."""
         messages = []
-        prev_seq = self.last_visible
-        for seq, payload in view["events"]:
+        for seq, payload in events:
             messages.append(
-                protocol.event(
-                    round_id=update["round_id"], seq=seq, prev_seq=prev_seq, payload=payload
-                )
+                protocol.event(round_id=round_id, seq=seq, prev_seq=prev_seq, payload=payload)
             )
             prev_seq = seq
-        self.cursor, self.last_visible = update["last_seq"], prev_seq
-        self.round_status = update["status"]
-        messages.append(view["decision"])
+        self.cursor, self.last_visible, self.round_status = last_seq, prev_seq, status
+        messages.append(decision)
         return messages
 
     async def _send_all(self, messages: list[dict[str, Any]]) -> None:
@@ -276,8 +298,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
         state = services.load_state(rnd)
-        self.round_id, self.cursor, self.last_visible = rnd.pk, rnd.last_seq, rnd.last_seq
-        self.round_status = rnd.status
+        self._begin(rnd.pk, last_seq=rnd.last_seq, status=rnd.status)
         return [selectors.snapshot_message(rnd, state, self.seat)]
 
     def _hello(self, round_id: int | None, last_seq: int | None) -> list[dict[str, Any]]:
@@ -297,20 +318,18 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _events_since(self, rnd: Round, *, prev_seq: int) -> list[dict[str, Any]]:
         """The new events this viewer may see, then its current decision."""
-        messages = []
-        for seq, payload in selectors.visible_events(
+        events = selectors.visible_events(
             rnd, self.seat, after_seq=self.cursor, upto_seq=rnd.last_seq
-        ):
-            messages.append(
-                protocol.event(round_id=rnd.pk, seq=seq, prev_seq=prev_seq, payload=payload)
-            )
-            prev_seq = seq
-        self.cursor = rnd.last_seq
-        self.last_visible = prev_seq
-        self.round_status = rnd.status
-        state = services.load_state(rnd)
-        messages.append(selectors.decision_message(rnd, state, self.seat))
-        return messages
+        )
+        decision = selectors.decision_message(rnd, services.load_state(rnd), self.seat)
+        return self._advance(
+            rnd.pk,
+            events,
+            prev_seq=prev_seq,
+            last_seq=rnd.last_seq,
+            status=rnd.status,
+            decision=decision,
+        )
 
     def _changes(self) -> list[dict[str, Any]]:
         seat_changed = self._refresh_seat()

@@ -8,7 +8,8 @@ the table needs and the engine has no opinion on: *who must decide now* (seats w
 The database keeps each round's whole engine state (``rules.engine.state_to_json``, server side
 only) and also its seed and action list: a round is a pure function of those (engine brief,
 "Randomness"), so :func:`state_at` can rebuild any state by replay, and a test checks that replay
-and snapshot agree. Immutable states are cached by ``(round id, version)``.
+and snapshot agree. Immutable states are cached by round, version and last action
+(:class:`RoundKey`).
 """
 
 from __future__ import annotations

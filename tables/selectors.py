@@ -44,12 +44,12 @@ def seat_of(room_id: int, user: Any) -> Seat | None:
 def current_round(room_id: int) -> Round | None:
     """The round shown at a table: the newest round of the newest match (ended rounds stay on
     the table, with their settlement, until the next one starts)."""
-    return (
-        Round.objects.filter(match__room_id=room_id)
-        .select_related("match__room")
-        .order_by("-match_id", "-number")
-        .first()
-    )
+    return _rounds_shown_first(room_id).select_related("match__room").first()
+
+
+def _rounds_shown_first(room_id: int) -> QuerySet[Round]:
+    """The room's rounds, the one its table shows (:func:`current_round`) first."""
+    return Round.objects.filter(match__room_id=room_id).order_by("-match_id", "-number")
 
 
 def playing_match(room_id: int) -> Match | None:
@@ -74,12 +74,7 @@ def table_state(room: Room) -> dict[str, Any]:
             "connected": seat.is_bot or seat.connected,
         }
     match = playing_match(room.pk)
-    rnd = (
-        Round.objects.filter(match__room_id=room.pk)
-        .order_by("-match_id", "-number")
-        .values("pk", "last_seq", "status")
-        .first()
-    )
+    rnd = _rounds_shown_first(room.pk).values("pk", "last_seq", "status").first()
     return {
         "room": {
             "id": room.pk,

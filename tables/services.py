@@ -210,10 +210,10 @@ _outbox = threading.local()
 def notifications_collected() -> Iterator[list[Notification]]:
     """Within this block, this thread's committed notifications are collected, not sent.
 
-    For a socket: it runs a service in Channels' database thread and then sends what was
-    collected from its own event loop (:func:`notifications_send`), instead of making that one
-    thread wait for the event loop and Redis after every commit (``async_to_sync``), which would
-    hold up every other socket's database work of the worker.
+    For a socket: it runs a service in a database thread and then sends what was collected
+    from its own event loop (:func:`notifications_send`), instead of making that thread wait
+    for the event loop and Redis after every commit (``async_to_sync``), which would hold up the
+    other sockets' database work queued for it.
     """
     collected: list[Notification] = []
     _outbox.messages = collected

@@ -79,15 +79,10 @@ def _encode(value: Any) -> Any:
         if all(type(v) is int for v in value):
             return {"$t": list(value)}
         return {"$t": [_encode(v) for v in value]}
-    if cls.__name__ in _CLASSES and dataclasses.is_dataclass(cls):
+    if dataclasses.is_dataclass(cls):  # an instance (``cls`` is its class, never a class's)
         out = {"$": cls.__name__}
         for name in _field_names(cls):
             out[name] = _encode(getattr(value, name))
-        return out
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {"$": type(value).__name__}
-        for f in dataclasses.fields(value):
-            out[f.name] = _encode(getattr(value, f.name))
         return out
     if isinstance(value, tuple):
         return {"$t": [_encode(v) for v in value]}
