@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,10 +10,10 @@ from django.core.cache import cache
 from django.test import Client
 
 from rules.judge import judge_line
+from tests.rules.golden import expects_error, golden_entries
 
 pytestmark = pytest.mark.django_db
 
-CASES = Path("/work/shared/cases")
 CC06 = {
     "id": "cc-06",
     "kind": "win",
@@ -40,16 +39,6 @@ def post(client: Client, case: Any) -> Any:
     return client.post("/api/judge/", json.dumps(case), content_type="application/json")
 
 
-def _golden() -> list[dict[str, Any]]:
-    if not CASES.is_dir():
-        return []
-    return [
-        json.loads(line)["case"]
-        for path in sorted(CASES.glob("*.jsonl"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-    ]
-
-
 def test_the_endpoint_answers_a_win_as_the_judge_does(client: Client) -> None:
     response = post(client, CC06)
     assert response.status_code == 200
@@ -62,12 +51,13 @@ def test_the_endpoint_answers_a_win_as_the_judge_does(client: Client) -> None:
     }
 
 
-@pytest.mark.skipif(not _golden(), reason="the golden cases are not mounted")
 def test_every_golden_case_gets_the_cli_judges_answer(client: Client, settings: Any) -> None:
+    """A valid case answers 200, an invalid one 400, both with exactly the judge's line."""
     settings.API_THROTTLE_RATES = {"judge": "10000/min"}
-    for case in _golden():
+    for _path, _number, entry in golden_entries():
+        case = entry["case"]
         response = post(client, case)
-        assert response.status_code == 200, case
+        assert response.status_code == (400 if expects_error(entry) else 200), case
         assert response.json() == judge_line(json.dumps(case)), case
 
 

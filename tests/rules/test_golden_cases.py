@@ -1,5 +1,6 @@
-"""Every golden case, shared (``../shared/cases``) and our own (``tests/rules/cases``), through
-the judge as ``python -m rules judge`` answers it (cases/README.md: the expected keys must match).
+"""Every golden case, shared (the repository's copy of ``../shared/cases``) and our own
+(``tests/rules/cases``), through the judge as ``python -m rules judge`` answers it
+(cases/README.md: the expected keys must match).
 """
 
 from __future__ import annotations
@@ -10,30 +11,31 @@ from pathlib import Path
 import pytest
 
 from rules.judge import judge_line
+from tests.rules.golden import SHARED_COPY, WORKSPACE_SHARED, golden_entries
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "cases"
-OWN = Path(__file__).resolve().parent / "cases"
-
-
-def load_cases() -> list:
-    params = []
-    for folder in (SHARED, OWN):
-        for path in sorted(folder.glob("*.jsonl")):
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                entry = json.loads(line)
-                case_id = entry["case"].get("id") or f"{path.stem}:{number}"
-                params.append(pytest.param(entry["case"], entry["expect"], id=case_id))
-    return params
-
-
-CASES = load_cases()
+CASES = [
+    pytest.param(entry["case"], entry["expect"], id=entry["case"].get("id") or f"{path.stem}:{n}")
+    for path, n, entry in golden_entries(own=True)
+]
 
 
 def test_the_shared_cases_are_found():
-    assert SHARED.is_dir()
-    assert len(list(SHARED.glob("*.jsonl"))) >= 5
+    assert len(list(SHARED_COPY.glob("*.jsonl"))) >= 6
+    assert len(CASES) >= 100
+
+
+def _files_under(folder: Path) -> dict[Path, bytes]:
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.skipif(not WORKSPACE_SHARED.is_dir(), reason="no ../shared/cases beside this clone")
+def test_the_repository_copy_matches_the_workspace():
+    """The copy must be refreshed (``cp -r ../shared/cases/. tests/rules/cases/shared/``) whenever
+    the shared cases change, so that a clone without ``../shared`` tests the same cases."""
+    theirs = _files_under(WORKSPACE_SHARED)
+    ours = _files_under(SHARED_COPY)
+    assert sorted(ours) == sorted(theirs)
+    assert [name for name in theirs if ours[name] != theirs[name]] == []
 
 
 @pytest.mark.parametrize(("case", "expect"), CASES)
