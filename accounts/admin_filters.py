@@ -32,7 +32,7 @@ class ManagedClubFilter(admin.SimpleListFilter):
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         value = self.value()
-        if not value or not str(value).isdigit():
+        if not value or not (str(value).isascii() and str(value).isdigit()):
             return queryset
         field = getattr(self, "club_field", "club")
         return queryset.filter(**{field if field == "pk" else f"{field}__pk": int(value)})

@@ -80,4 +80,4 @@ ERRORS = {403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
 def int_param(raw: Any) -> int | None:
     """A query parameter as a positive int, or None when absent or not a number."""
     text = str(raw) if raw is not None else ""
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -230,7 +231,18 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
+    "NUM_PROXIES": None,  # set below from the environment
 }
+# Reverse proxies in front of the app that append to X-Forwarded-For (0: none, clients connect
+# directly). The API throttles and the login lockout (django-axes) take the client's address from
+# REMOTE_ADDR when it is 0, else from the entry the outermost trusted proxy appended: trusting the
+# raw header would let a client choose its own address and escape every per-address limit.
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
+if NUM_PROXIES:
+    AXES_IPWARE_PROXY_COUNT = NUM_PROXIES
+    AXES_IPWARE_PROXY_ORDER = "right-most"
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Queyou 雀友 API",
     "DESCRIPTION": "Clubs, rooms, matches, results and the hand judge of Queyou.",

@@ -118,6 +118,9 @@ def tile_name_zh(tile: Tile) -> str:
     return _NAMES_ZH[tile]
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
     """Parse mpsz notation into tiles, in the order written.
 
@@ -125,17 +128,24 @@ def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
     Raises :class:`NotationError` on a stray digit, an unknown letter, a tile that does not
     exist (``8z``) or more than ``max_copies`` of one kind (pass ``None`` to allow any count).
 
+    Only the ASCII digits 0–9 are ranks: ``str.isdigit`` would also take "²" or "١", which
+    ``int`` cannot read (a judge case such as ``"²m"`` crashed the calculator's API).
+
     >>> parse_tiles("5x")
     Traceback (most recent call last):
     ...
     rules.errors.NotationError: unknown suit letter 'x' (use m, p, s, z or f)
+    >>> parse_tiles("²m")
+    Traceback (most recent call last):
+    ...
+    rules.errors.NotationError: suit letter '²' has no digits before it
     """
     tiles: list[Tile] = []
     pending: list[int] = []
     for ch in text:
         if ch.isspace():
             continue
-        if ch.isdigit():
+        if ch in _DIGITS:
             pending.append(int(ch))
             continue
         if not pending:

@@ -383,7 +383,8 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
 
 
 class LeaderboardView(APIView):
-    """排行榜 of one club (its members only) or of all clubs, per variant and period."""
+    """排行榜 of one club (its members only) or of all the caller's clubs, per variant and
+    period."""
 
     permission_classes = (IsAuthenticated,)
     throttle_classes = THROTTLES
@@ -402,14 +403,19 @@ class LeaderboardView(APIView):
     def get(self, request: Request) -> Response:
         params = request.query_params
         club = int_param(params.get("club"))
-        if club is not None and club not in selectors.member_club_ids(_me(request)):
+        mine = selectors.member_club_ids(_me(request))
+        if club is not None and club not in mine:
             return refusal("members only", "not_member", status.HTTP_403_FORBIDDEN)
         variant = params.get("variant") if params.get("variant") in Variant.values else None
         period = params.get("period") if params.get("period") in selectors.PERIODS else "all"
         order = "rating" if params.get("order") == "rating" else "net"
         limit = min(int_param(params.get("limit")) or 100, 100)
         rows = selectors.leaderboard_rows(
-            club=club, variant=variant, period=str(period), order=order, limit=limit
+            club=club if club is not None else mine,
+            variant=variant,
+            period=str(period),
+            order=order,
+            limit=limit,
         )
         data = {
             "club": club,

@@ -105,6 +105,8 @@ def cumulative_chart(
     return mark_safe("".join(str(p) for p in parts))
 
 
-def legend(names: Sequence[str]) -> list[tuple[str, str]]:
-    """``(colour, escaped name)`` pairs for the chart's legend."""
-    return [(COLOURS[i], escape(n)) for i, n in enumerate(names[:4])]
+def legend(names: Sequence[str]) -> list[tuple[int, str]]:
+    """``(seat, escaped name)`` pairs for the chart's legend; the page colours each swatch with
+    the seat's class (``seat-N`` in scoring.css, the same colours as :data:`COLOURS`), not an
+    inline style, which the Content-Security-Policy forbids."""
+    return [(i, escape(n)) for i, n in enumerate(names[:4])]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
@@ -46,6 +46,27 @@ def is_club_member(user: Any, club_id: int) -> bool:
     return Membership.objects.filter(
         club_id=club_id, user=user, status=Membership.Status.ACTIVE
     ).exists()
+
+
+ClubScope = Club | int | Collection[int] | None
+"""Whose results a board counts: one club, several (a viewer's own clubs: what "all clubs" means
+on a page, issue 14 item 13 — nobody sees the players and scores of a club they are not in), or
+None: every club (tools and benchmarks only, never a page)."""
+
+
+def club_ids(club: ClubScope) -> tuple[int, ...] | None:
+    """The club ids of a scope, sorted (None: every club).
+
+    >>> club_ids(3), club_ids([5, 2, 5]), club_ids(None)
+    ((3,), (2, 5), None)
+    """
+    if club is None:
+        return None
+    if isinstance(club, int):
+        return (club,)
+    if isinstance(club, Club):
+        return (club.pk,)
+    return tuple(sorted(set(club)))
 
 
 def member_club_ids(user: Any) -> list[int]:
@@ -270,11 +291,12 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
 
 
 def _scoped_entries(
-    *, club: Club | int | None, variant: str | None, since: datetime | None
+    *, club: ClubScope, variant: str | None, since: datetime | None
 ) -> QuerySet[LedgerEntry]:
     qs = LedgerEntry.objects.filter(user__isnull=False)
-    if club is not None:
-        qs = qs.filter(club_id=club if isinstance(club, int) else club.pk)
+    ids = club_ids(club)
+    if ids is not None:
+        qs = qs.filter(club_id__in=ids)
     if variant:
         qs = qs.filter(variant=variant)
     if since is not None:
@@ -284,7 +306,7 @@ def _scoped_entries(
 
 def leaderboard_rows(
     *,
-    club: Club | int | None = None,
+    club: ClubScope = None,
     variant: str | None = None,
     period: str = "all",
     now: datetime | None = None,
@@ -292,7 +314,7 @@ def leaderboard_rows(
     order: str = "net",
 ) -> list[LeaderboardRow]:
     """A board: per player net points, rounds, win rate, self-draw rate, average fan per win and
-    skill rating, for one club (or all clubs) and one variant (or all) over a period.
+    skill rating, for a :data:`ClubScope` and one variant (or all) over a period.
 
     One grouped query over the ledger (``ledger_club_variant_time`` / ``ledger_variant_time``
     indexes) plus the rating pass (:func:`elo_ratings`). ``order`` is ``net`` or ``rating``.
@@ -370,7 +392,7 @@ def elo_update(ratings: Sequence[float], totals: Sequence[int], k: float = ELO_K
 
 
 def elo_ratings(
-    *, club: Club | int | None = None, variant: str | None = None, since: datetime | None = None
+    *, club: ClubScope = None, variant: str | None = None, since: datetime | None = None
 ) -> dict[int, Rating]:
     """Skill ratings from the finished matches in scope, oldest first.
 
@@ -404,18 +426,20 @@ def _max_stale_s() -> float:
     return float(getattr(settings, "SCORING_RATINGS_MAX_STALE_S", RATINGS_MAX_STALE_S))
 
 
-def _ratings_cache_key(club: Club | int | None, variant: str | None, since: datetime | None) -> str:
-    club_id = club if isinstance(club, int) or club is None else club.pk
+def _ratings_cache_key(club: ClubScope, variant: str | None, since: datetime | None) -> str:
+    ids = club_ids(club)
+    scope = "*" if ids is None else ",".join(map(str, ids))
     day = since.isoformat() if since is not None else "all"
-    return f"scoring:elo:{club_id}:{variant or '*'}:{day}"
+    return f"scoring:elo:{scope}:{variant or '*'}:{day}"
 
 
 def _scoped_settlements(
-    *, club: Club | int | None, variant: str | None, since: datetime | None
+    *, club: ClubScope, variant: str | None, since: datetime | None
 ) -> QuerySet[RoundSettlement]:
     qs = RoundSettlement.objects.all()
-    if club is not None:
-        qs = qs.filter(club_id=club if isinstance(club, int) else club.pk)
+    ids = club_ids(club)
+    if ids is not None:
+        qs = qs.filter(club_id__in=ids)
     if variant:
         qs = qs.filter(variant=variant)
     if since is not None:
@@ -424,7 +448,7 @@ def _scoped_settlements(
 
 
 def _compute_elo(
-    *, club: Club | int | None, variant: str | None, since: datetime | None
+    *, club: ClubScope, variant: str | None, since: datetime | None
 ) -> dict[int, Rating]:
     """Per finished match in scope, the four seats' totals (summed from the settlements: one row
     per round, a quarter of the ledger entries) and when it ended; then the seats' players from

@@ -149,7 +149,7 @@ def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
 
 @login_required
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """排行榜 of one club (members only) or of all clubs, per variant and period."""
+    """排行榜 of one club (members only) or of all the viewer's clubs, per variant and period."""
     form = LeaderboardForm(request.GET or None, user=request.user)
     club: Club | None = None
     variant, period, order = None, "all", "net"
@@ -170,7 +170,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         variant = data["variant"] or None
         period = data["period"] or "all"
         order = data["order"] or "net"
-    rows = selectors.leaderboard_rows(club=club, variant=variant, period=period, order=order)
+    scope = club if club is not None else selectors.member_club_ids(request.user)
+    rows = selectors.leaderboard_rows(club=scope, variant=variant, period=period, order=order)
     return render(
         request,
         "scoring/leaderboard.html",

@@ -155,7 +155,7 @@ class JudgeView(APIView):
     )
     def post(self, request: Request) -> Response:
         length = str(request.META.get("CONTENT_LENGTH") or "0")
-        if not length.isdigit() or int(length) > MAX_BODY:
+        if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY:
             return Response({"id": None, "error": "case too large"}, status=413)
         case = request.data
         case_id = case.get("id") if isinstance(case, dict) else None

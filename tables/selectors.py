@@ -152,7 +152,7 @@ def decision_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
 def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]:
     """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view`` is in
     ``decision.view``)."""
-    ended = rnd.status != Round.Status.PLAYING
+    ended = rnd.status == Round.Status.ENDED
     return {
         "type": "snapshot",
         "round_id": rnd.pk,
@@ -163,7 +163,9 @@ def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
         "version": rnd.version,
         "seat": seat,
         "commitment": rnd.commitment,
-        # The seed is secret until the round is over (then anyone may check the commitment).
+        # The seed is secret until the round has ended (then anyone may check the commitment);
+        # a voided (aborted) round never reveals it: every hand could be rebuilt from it, and
+        # those hands were never shown (issue 14, item 9).
         "seed": rnd.seed if ended else None,
         "result": rnd.result if ended else None,
         "decision": decision_message(rnd, state, seat),

@@ -124,7 +124,9 @@ def _seat_post(request: HttpRequest, room_id: int, what: str) -> HttpResponse:
         if what == "sit":
             raw = request.POST.get("index", "")
             services.seat_take(
-                room=the_room, user=request.user, index=int(raw) if raw.isdigit() else None
+                room=the_room,
+                user=request.user,
+                index=int(raw) if raw.isascii() and raw.isdigit() else None,
             )
         elif what == "leave":
             services.seat_leave(room=the_room, user=request.user)

@@ -155,3 +155,10 @@ def test_a_judge_bug_is_a_500_with_the_clis_error_line(
     response = post(client, CC06)
     assert response.status_code == 500
     assert response.json() == {"id": "cc-06", "error": "internal error: ZeroDivisionError: oops"}
+
+
+@pytest.mark.parametrize("hand", ["²m", "１２３m", "1\u0000m", "9" * 5000 + "m"])
+def test_a_malformed_hand_is_a_400_with_a_clear_message(client: Client, hand: str) -> None:
+    response = post(client, {**CC06, "hand": hand})
+    assert response.status_code in (400, 413)
+    assert "internal error" not in response.json()["error"]

@@ -222,6 +222,25 @@ def test_the_overall_board_and_period_filter(client, players, played):
     assert response.context["rows"] == []
 
 
+def _api_board(user):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(user)
+    return api.get("/api/leaderboards/").json()["rows"]
+
+
+@pytest.mark.usefixtures("played")
+def test_the_all_clubs_board_shows_only_the_viewers_clubs(client, outsider, players):
+    """Issue 14, item 13: a player of another club sees none of this club's players or scores."""
+    client.force_login(outsider)
+    assert client.get(reverse("scoring:leaderboard")).context["rows"] == []
+    assert _api_board(outsider) == []
+    client.force_login(players[0])
+    assert len(client.get(reverse("scoring:leaderboard")).context["rows"]) == 4
+    assert len(_api_board(players[0])) == 4
+
+
 def test_ratings_appear_after_the_minimum_number_of_four_player_matches(
     players, make_match, make_round
 ):

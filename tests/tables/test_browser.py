@@ -52,13 +52,10 @@ def _redis_answers(url: str) -> bool:
 def live_url(settings: Any) -> Iterator[str]:
     """The whole ASGI app (static files from the finders) served by uvicorn in a thread."""
     import uvicorn
-    from channels.auth import AuthMiddlewareStack
-    from channels.routing import ProtocolTypeRouter, URLRouter
-    from channels.security.websocket import AllowedHostsOriginValidator
     from django.core.asgi import get_asgi_application
 
     from config import settings as project_settings  # the module: not the tests' overrides
-    from config.routing import websocket_urlpatterns
+    from config.asgi import build_application
 
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
@@ -74,14 +71,7 @@ def live_url(settings: Any) -> Iterator[str]:
                 },
             }
         }
-    app = ProtocolTypeRouter(
-        {
-            "http": get_asgi_application(),
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
-        }
-    )
+    app = build_application(get_asgi_application())
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)

@@ -33,6 +33,33 @@ async def test_a_foreign_origin_is_refused(seated: Any, players: list[Any]) -> N
     await comm.disconnect()
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [
+        b"http://localhost:9999",  # another port of the same host (issue 14, item 12)
+        b"https://localhost",  # another scheme
+        b"http://localhost.evil.example",
+        b"null",
+        b"",
+    ],
+)
+async def test_an_origin_of_another_port_scheme_or_host_is_refused(
+    seated: Any, players: list[Any], origin: bytes
+) -> None:
+    comm, connected = await connect(seated.pk, players[0], origin=origin)
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_a_trusted_origin_behind_a_tls_proxy_is_accepted(
+    seated: Any, players: list[Any], settings: Any
+) -> None:
+    settings.CSRF_TRUSTED_ORIGINS = ["https://queyou.example"]
+    comm, connected = await connect(seated.pk, players[0], origin=b"https://queyou.example")
+    assert connected
+    await comm.disconnect()
+
+
 async def test_a_user_outside_the_club_is_refused(seated: Any, make_user: Any) -> None:
     stranger = await sync_to_async(make_user)("stranger")
     comm, _ = await connect(seated.pk, stranger)

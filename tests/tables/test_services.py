@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -181,6 +182,18 @@ def test_leaving_during_a_match_ends_it(playing: Round, players: list[Any]) -> N
     match = Match.objects.get(pk=playing.match_id)
     assert match.status == Match.Status.FINISHED
     assert match.end_reason == "player_left"
+
+
+def test_a_voided_round_never_reveals_its_seed(playing: Round, players: list[Any]) -> None:
+    """Issue 14, item 9: every hand of a voided round could be rebuilt from its seed."""
+    from tables import selectors
+
+    services.seat_leave(room=playing.match.room, user=players[2])
+    voided = fresh(playing)
+    for viewer in (0, 1, None):
+        snapshot = selectors.snapshot_message(voided, services.load_state(voided), viewer)
+        assert snapshot["seed"] is None
+        assert voided.seed not in json.dumps(snapshot)
 
 
 def test_a_player_holds_one_seat_per_table(seated: Any, players: list[Any]) -> None:
