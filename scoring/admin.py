@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
-from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
+from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
 
 
 class ReadOnlyLedgerAdmin(ClubScopedModelAdmin):
@@ -128,3 +128,13 @@ class LedgerEntryAdmin(ReadOnlyLedgerAdmin):
     list_select_related = ("club", "user", "match", "settlement")
     search_fields = ("user__username", "user__display_name")
     date_hierarchy = "ended_at"
+
+
+@admin.register(SettlementFailure)
+class SettlementFailureAdmin(ReadOnlyLedgerAdmin):
+    """结算失败: rounds whose settlement raised, with the error and when it is tried again."""
+
+    club_field = "round__match__room__club"
+    list_display = ("round", "attempts", "failed_at", "next_attempt_at", "last_error")
+    list_select_related = ("round",)
+    search_fields = ("last_error",)

@@ -222,3 +222,29 @@ class KongPayment(models.Model):
     @property
     def label(self) -> str:
         return kong_label(self.kind) if self.kind else "?"
+
+
+class SettlementFailure(models.Model):
+    """A round whose settlement raised: when it may be tried again, and what went wrong.
+
+    The sweeper skips a failed round until ``next_attempt_at`` (the wait doubles with every
+    failure, from a minute up to a day), so one round that can never be settled no longer sits at
+    the head of the sweeper's window forever, keeping the rounds behind it unsettled (issue 14,
+    item 5). The row goes when the round is settled; staff see the rest in the admin.
+    """
+
+    round = models.OneToOneField(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="settlement_failure"
+    )
+    attempts = models.PositiveIntegerField(_("失败次数"), default=0)
+    last_error = models.TextField(_("最后的错误"), blank=True)
+    failed_at = models.DateTimeField(_("最后失败时间"))
+    next_attempt_at = models.DateTimeField(_("下次重试时间"), db_index=True)
+
+    class Meta:
+        verbose_name = _("结算失败")
+        verbose_name_plural = _("结算失败")
+        ordering = ("next_attempt_at",)
+
+    def __str__(self) -> str:
+        return f"round {self.round_id}: {self.attempts} failures"

@@ -33,7 +33,7 @@ from rules.engine.events import Event, Melded
 from rules.hand import Meld, Transfer
 from rules.payments import nets
 from rules.tiles import format_tiles, tile_name
-from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
+from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
 from tables.models import Round
 
 log = logging.getLogger(__name__)
@@ -344,9 +344,18 @@ def settle_round(round_id: int) -> RoundSettlement | None:
         return found
 
 
-def unsettled_rounds(*, now: datetime | None = None, grace_s: float = 30.0) -> list[int]:
+SWEEP_WINDOW = 500
+"""Rounds the sweeper looks at per run, oldest first."""
+RETRY_FIRST_S = 60
+RETRY_MAX_S = 24 * 3600
+
+
+def unsettled_rounds(
+    *, now: datetime | None = None, grace_s: float = 30.0, limit: int | None = None
+) -> list[int]:
     """Rounds that ended more than ``grace_s`` ago and have no settlement (their task was lost:
-    a worker killed before it acknowledged, a broker outage …)."""
+    a worker killed before it acknowledged, a broker outage …), leaving out those whose last
+    failure asks to wait (:class:`~scoring.models.SettlementFailure`)."""
     moment = now or timezone.now()
     return list(
         Round.objects.filter(
@@ -354,17 +363,50 @@ def unsettled_rounds(*, now: datetime | None = None, grace_s: float = 30.0) -> l
             settlement__isnull=True,
             ended_at__lt=moment - timedelta(seconds=grace_s),
         )
+        .exclude(settlement_failure__next_attempt_at__gt=moment)
         .order_by("ended_at")
-        .values_list("pk", flat=True)[:500]
+        .values_list("pk", flat=True)[: limit or SWEEP_WINDOW]
     )
 
 
+def settle_round_recording(round_id: int, *, now: datetime | None = None) -> RoundSettlement | None:
+    """:func:`settle_round`, recording a failure (and clearing an old one on success) so that the
+    sweeper backs off a round that keeps failing; the exception is raised again."""
+    try:
+        settlement = settle_round(round_id)
+    except Exception as exc:
+        settlement_failure_record(round_id=round_id, error=exc, now=now)
+        raise
+    if settlement is not None:
+        SettlementFailure.objects.filter(round_id=round_id).delete()
+    return settlement
+
+
+def settlement_failure_record(
+    *, round_id: int, error: BaseException, now: datetime | None = None
+) -> SettlementFailure | None:
+    """Count one more failure of ``round_id``; the next try waits 1, 2, 4 … minutes (≤ a day)."""
+    moment = now or timezone.now()
+    if not Round.objects.filter(pk=round_id).exists():
+        return None
+    failure, _created = SettlementFailure.objects.get_or_create(
+        round_id=round_id, defaults={"failed_at": moment, "next_attempt_at": moment}
+    )
+    failure.attempts += 1
+    wait = min(RETRY_FIRST_S * 2 ** (failure.attempts - 1), RETRY_MAX_S)
+    failure.failed_at = moment
+    failure.next_attempt_at = moment + timedelta(seconds=wait)
+    failure.last_error = f"{type(error).__name__}: {error}"[:2000]
+    failure.save()
+    return failure
+
+
 def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> list[int]:
-    """The beat task's body: settle every round :func:`unsettled_rounds` finds."""
+    """The clock's settlement sweep: settle every round :func:`unsettled_rounds` finds."""
     done = []
     for round_id in unsettled_rounds(now=now, grace_s=grace_s):
         try:
-            if settle_round(round_id) is not None:
+            if settle_round_recording(round_id, now=now) is not None:
                 done.append(round_id)
         except Exception:  # one broken round must not block the others; it is logged
             log.exception("could not settle round %s", round_id)

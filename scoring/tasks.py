@@ -16,7 +16,7 @@ from scoring import services
 @shared_task(name="scoring.settle_round", acks_late=True, ignore_result=True)
 def settle_round(round_id: int) -> int | None:
     """Settle one ended round; the settlement's id (None if the round did not end)."""
-    settlement = services.settle_round(round_id)
+    settlement = services.settle_round_recording(round_id)
     return None if settlement is None else settlement.pk
 
 

@@ -12,18 +12,18 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tables import room_options as ro
-from tables.models import Room, Variant, validate_room_options
+from tables.models import Room, Variant
 
 
 class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
     """A room with its options as checkboxes and a cap box instead of raw JSON."""
 
     opt_cap = forms.IntegerField(
-        label=_("封顶"), required=False, min_value=1, help_text=ro.CAP_HELP
+        label=_("封顶"), required=False, min_value=1, max_value=1_000_000, help_text=ro.CAP_HELP
     )
     opt_no_cap = forms.BooleanField(label=_("不封顶"), required=False)
     opt_tai_value = forms.IntegerField(
-        label=_("每台"), required=False, min_value=0, help_text=ro.TAI_VALUE_HELP
+        label=_("每台"), required=False, min_value=0, max_value=1000, help_text=ro.TAI_VALUE_HELP
     )
 
     class Meta:
@@ -68,11 +68,7 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         if not variant:
             return data
         errors: dict[str, Any] = {}
-        options = {
-            k: v for k, v in (self.instance.options or {}).items() if k not in ro.OPTION_KEYS
-        }
-        defaults = ro.variant_defaults(variant)
-        options.update(defaults)
+        options = ro.variant_defaults(variant)
         for spec in ro.BOOLEAN_OPTIONS:
             ticked = bool(data.get(ro.field_name(spec.key)))
             if variant in spec.variants:
@@ -90,12 +86,13 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                 options["tai_value"] = data["opt_tai_value"]
             else:
                 errors["opt_tai_value"] = _("这个选项不属于所选的玩法。")
-        if data.get("base_stake"):
-            options["base"] = data["base_stake"]
+        options.pop("base", None)  # the room's base_stake (底分), written in by the checker
         if errors:
             raise ValidationError(errors)
         try:
-            data["options"] = validate_room_options(variant, options)
+            data["options"] = ro.room_options_validate(
+                variant=variant, options=options, base_stake=data.get("base_stake") or 1
+            )
         except ValidationError as exc:
             raise ValidationError({"variant": exc.messages}) from exc
         self.instance.options = data["options"]

@@ -281,8 +281,6 @@ class RoomViewSet(
         data = RoomCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        # The room's 底分 is the rules' option ``base`` (as in the admin form).
-        fields["options"] = {**fields.get("options", {}), "base": fields.get("base_stake", 1)}
         try:
             room = services.room_create(user=_me(request), **fields)
         except DjangoValidationError as error:

@@ -5,18 +5,16 @@ A room is self-contained: seats, matches and rounds will point at it (another is
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.codes import unique_code
 from accounts.models import Club
+from tables.room_options import room_options_validate
 
 
 class Variant(models.TextChoices):
@@ -27,38 +25,6 @@ class Variant(models.TextChoices):
     SIPING = "siping", _("四平麻将")
     TAIYUAN_LISI = "taiyuan_lisi", _("太原立四")
     TAIWAN16 = "taiwan16", _("台湾十六张")
-
-
-def validate_room_options(variant: str, options: object) -> dict[str, Any]:
-    """Check a room's options against its variant and return them merged with the defaults.
-
-    The variant's own checker (``rules.wins.hand_rules(variant).validate_options``) is the
-    authority. While the rules package does not yet provide it for a variant, only the shape is
-    checked: the options must be a JSON object (string keys), and they are kept as given.
-    """
-    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise ValidationError({"options": _("房间选项必须是一个 JSON 对象。")})
-    checker = _options_checker(variant)
-    if checker is None:
-        return dict(options)
-    try:
-        return dict(checker(options))
-    except ValueError as exc:  # rules.errors.InvalidCase is a ValueError
-        raise ValidationError({"options": str(exc)}) from exc
-
-
-def _options_checker(variant: str) -> Any:
-    # Looked up at run time: ``rules.wins`` is being written alongside this app (see docstring).
-    try:
-        hand_rules = getattr(importlib.import_module("rules.wins"), "hand_rules", None)
-    except ImportError:
-        return None
-    if hand_rules is None:
-        return None
-    try:
-        return hand_rules(variant).validate_options
-    except (KeyError, ValueError, AttributeError):
-        return None
 
 
 def new_room_code() -> str:
@@ -81,7 +47,7 @@ class Room(models.Model):
     variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
     options = models.JSONField(_("房间选项"), default=dict, blank=True)
     base_stake = models.PositiveIntegerField(
-        _("底分"), default=1, validators=[MinValueValidator(1)]
+        _("底分"), default=1, validators=[MinValueValidator(1), MaxValueValidator(1000)]
     )
     turn_timeout_s = models.PositiveSmallIntegerField(
         _("出牌时限（秒）"), default=15, validators=[MinValueValidator(3), MaxValueValidator(600)]
@@ -123,7 +89,9 @@ class Room(models.Model):
 
     def clean(self) -> None:
         super().clean()
-        self.options = validate_room_options(self.variant, self.options)
+        self.options = room_options_validate(
+            variant=self.variant, options=self.options, base_stake=self.base_stake
+        )
 
 
 # --- Live tables (issue 5): seats, matches (局), rounds and their append-only event log -----------

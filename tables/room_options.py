@@ -13,14 +13,21 @@ Decisions (the spec does not cover room editing):
   Changchun room.
 * An option of another variant may not be ticked: it would be stored and do nothing, which is
   exactly the kind of silent misconfiguration that makes players distrust a room.
-* Option keys the form does not know (set through the API or a future rules version) are kept.
+* Every path that stores a room's options (lobby form, API, admin, ``manage.py demo``) goes
+  through :func:`room_options_validate`: the keys must be the variant's or the table's own
+  (:data:`TABLE_OPTIONS`), every value of the right type and within bounds, ``base`` is the
+  room's ``base_stake`` (底分), and the whole is small. An unknown key is refused, not stored
+  (issue 14, items 5 and 6: a 2 MB unknown key was stored; the lobby form's 底分 5 was scored 1).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
@@ -146,3 +153,50 @@ def variant_defaults(variant: str) -> dict[str, Any]:
         return dict(hand_rules(variant).default_options)
     except RulesError:
         return {}
+
+
+TABLE_OPTIONS = frozenset({"hints"})
+"""Options of the table, not of the rules (every variant has them; booleans)."""
+MAX_OPTIONS_BYTES = 1024
+"""A room's options as JSON: a dozen flags and numbers take a few hundred bytes."""
+STAKE_BOUNDS = (1, 1000)
+"""底分 ``base_stake``: the bounds of the rules' ``base`` (rules.wins.base.OPTION_BOUNDS)."""
+
+
+def room_options_validate(*, variant: str, options: object, base_stake: int) -> dict[str, Any]:
+    """A room's options, checked and merged with the variant's defaults; ``ValidationError``
+    ({"options": …} or {"base_stake": …}) names what is wrong.
+
+    The one checker of every path (see the module docstring); the rules' own
+    ``validate_options(strict=True)`` is the authority on the rules' options.
+    """
+    from rules.errors import RulesError
+    from rules.wins import hand_rules
+
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise ValidationError({"options": _("房间选项必须是一个 JSON 对象。")})
+    if len(json.dumps(options, ensure_ascii=False, default=str)) > MAX_OPTIONS_BYTES:
+        raise ValidationError({"options": _("房间选项太长。")})
+    low, high = STAKE_BOUNDS
+    if (
+        isinstance(base_stake, bool)
+        or not isinstance(base_stake, int)
+        or not low <= base_stake <= high
+    ):
+        raise ValidationError({"base_stake": _("底分必须在 1 到 1000 之间。")})
+    if options.get("base", base_stake) != base_stake:
+        raise ValidationError({"options": _("选项 base 就是底分，请只填底分。")})
+    table = {k: v for k, v in options.items() if k in TABLE_OPTIONS}
+    for key, value in table.items():
+        if not isinstance(value, bool):
+            raise ValidationError(
+                {"options": _("选项 %(key)s 必须是 true 或 false。") % {"key": key}}
+            )
+    rules_options = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+    try:
+        merged = hand_rules(variant).validate_options(
+            {**rules_options, "base": base_stake}, strict=True
+        )
+    except RulesError as exc:  # an unknown variant, key, type or bound
+        raise ValidationError({"options": str(exc)}) from exc
+    return {**merged, **table}

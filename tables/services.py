@@ -32,7 +32,8 @@ from django.utils import timezone
 
 from accounts.models import Club, Membership
 from tables import gameplay
-from tables.models import ActionRecord, Match, Room, Round, RoundEvent, Seat, validate_room_options
+from tables.models import ActionRecord, Match, Room, Round, RoundEvent, Seat
+from tables.room_options import room_options_validate
 from tables.signals import round_finished
 
 log = logging.getLogger(__name__)
@@ -289,14 +290,21 @@ def room_create(
     allow_spectators: bool = True,
     allow_bots: bool = True,
 ) -> Room:
-    """Open a room in a club the user is an active member of."""
+    """Open a room in a club the user is an active member of.
+
+    Every path that opens a room (lobby form, API, admin's own save through the same checker)
+    comes here or through :func:`tables.room_options.room_options_validate`: the room's 底分
+    ``base_stake`` is written into the rules' option ``base`` there, so it is scored as set.
+    """
     if not _active_member(user, club):
         raise TableError("not a member of this club", code="not_member")
     room = Room(
         club=club,
         name=name,
         variant=variant,
-        options=validate_room_options(variant, options or {}),
+        options=room_options_validate(
+            variant=variant, options=options or {}, base_stake=base_stake
+        ),
         base_stake=base_stake,
         turn_timeout_s=turn_timeout_s,
         claim_timeout_s=claim_timeout_s,

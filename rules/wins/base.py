@@ -250,10 +250,14 @@ class HandRules:
         """Every room option of the variant with its default."""
         return dict(self.defaults)
 
-    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Options merged with the defaults; a known option of the wrong type raises InvalidCase.
+    def validate_options(
+        self, options: Mapping[str, Any], *, strict: bool = False
+    ) -> dict[str, Any]:
+        """Options merged with the defaults; a known option of the wrong type or out of its
+        bounds (:data:`OPTION_BOUNDS`) raises InvalidCase.
 
-        Unknown keys are kept as they are (judge.md: "Unknown option keys are ignored").
+        Unknown keys are kept as they are (judge.md: "Unknown option keys are ignored"), unless
+        ``strict``: a room's options must all mean something (issue 14, item 5).
         """
         if not isinstance(options, Mapping):
             raise InvalidCase("options must be an object")
@@ -261,6 +265,8 @@ class HandRules:
         for name, value in options.items():
             if name in self.defaults:
                 _check_option(name, value, self.defaults[name])
+            elif strict:
+                raise InvalidCase(f"unknown option {name!r}")
             merged[name] = value
         return merged
 
@@ -404,16 +410,37 @@ class HandRules:
         return tuple(Transfer(seat, konger, amount) for seat in SEATS if seat != konger)
 
 
+OPTION_BOUNDS: dict[str, tuple[int, int]] = {
+    "base": (1, 1000),
+    "cap": (1, 1_000_000),
+    "tai_value": (0, 1000),
+}
+"""Inclusive bounds of the integer options. A room's 底分 of 1000 with a win of 20 fan stays a
+64-bit number, and nobody plays for more: an unbounded option (``cap`` 10^12 through the API) made
+every settlement of its room fail ("integer out of range"), issue 14 item 5."""
+
+
 def _check_option(name: str, value: Any, default: Any) -> None:
-    """Raise InvalidCase when an option's value has the wrong type (judge.md)."""
-    if name == "cap":
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidCase(f"option cap must be an integer or null, got {value!r}")
-        if value is not None and value < 1:
-            raise InvalidCase(f"option cap must be positive, got {value!r}")
-    elif name == "base":
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise InvalidCase(f"option base must be a positive integer, got {value!r}")
+    """Raise InvalidCase when an option's value has the wrong type or is out of bounds
+    (judge.md: "an option of the wrong type" is invalid input).
+
+    >>> _check_option("cap", 10**12, 1000)
+    Traceback (most recent call last):
+    ...
+    rules.errors.InvalidCase: option cap must be at most 1000000, got 1000000000000
+    """
+    if name == "cap" and value is None:
+        return  # no cap
+    if name in OPTION_BOUNDS:
+        low, high = OPTION_BOUNDS[name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            kind = "an integer or null" if name == "cap" else "an integer"
+            raise InvalidCase(f"option {name} must be {kind}, got {value!r}")
+        if value < low:
+            word = "positive" if low == 1 else f"at least {low}"
+            raise InvalidCase(f"option {name} must be {word}, got {value!r}")
+        if value > high:
+            raise InvalidCase(f"option {name} must be at most {high}, got {value!r}")
     elif isinstance(default, bool) and not isinstance(value, bool):
         raise InvalidCase(f"option {name} must be true or false, got {value!r}")
 

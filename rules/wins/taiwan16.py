@@ -203,14 +203,6 @@ class Taiwan16Rules(HandRules):
     hand_size: ClassVar[int] = 16
     has_flowers: ClassVar[bool] = True
 
-    def validate_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``tai_value`` is a positive integer like ``base`` (the others as every variant)."""
-        merged = super().validate_options(options)
-        value = options.get("tai_value", 1)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise InvalidCase(f"option tai_value must be an integer ≥ 0, got {value!r}")
-        return merged
-
     def validate_extra(self, extra: Mapping[str, Any]) -> None:
         """Raise InvalidCase for a malformed Taiwan ``extra`` (flowers, winds, lianzhuang)."""
         flowers_extra(extra.get("flowers"))

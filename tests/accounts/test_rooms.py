@@ -6,21 +6,22 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
-from tables.models import Room, Variant, validate_room_options
+from tables.models import Room, Variant
+from tables.room_options import room_options_validate
 
 pytestmark = pytest.mark.django_db
 
 
 def test_every_variant_fills_in_its_default_options():
     for variant in Variant.values:
-        options = validate_room_options(variant, {})
+        options = room_options_validate(variant=variant, options={}, base_stake=1)
         assert isinstance(options, dict)
 
 
 def test_clean_merges_the_options_with_the_variants_defaults(make_club):
     room = Room(club=make_club(), name="桌", variant="changchun", options={})
     room.full_clean()
-    assert room.options == validate_room_options("changchun", {})
+    assert room.options == room_options_validate(variant="changchun", options={}, base_stake=1)
 
 
 def test_options_that_are_not_an_object_are_refused(make_club):

@@ -73,6 +73,8 @@ def test_no_cap_is_stored_as_null_and_an_empty_cap_keeps_the_default(manager_cli
         ({"opt_cap": "0"}, "opt_cap"),
         ({"turn_timeout_s": "1"}, "turn_timeout_s"),
         ({"base_stake": "0"}, "base_stake"),
+        ({"base_stake": "2147483647"}, "base_stake"),
+        ({"opt_cap": str(10**12)}, "opt_cap"),
     ],
 )
 def test_a_bad_option_is_refused_with_a_field_error(manager_client, world, changes, field):
@@ -99,7 +101,7 @@ def test_editing_keeps_the_options_and_shows_them_ticked(manager_client, world):
     assert room.variant == "siping"
     assert room.options["liting"] is True
     assert "dianpao_quanbao" not in room.options  # a Changchun option does not follow to Siping
-    assert room.options["house_rule"] == 7  # unknown keys are kept
+    assert "house_rule" not in room.options  # a key no rule reads is dropped (issue 14, item 5)
 
 
 def test_close_and_reopen(manager_client, world):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Match, Round
+from tables.models import Match, Room, Round
 from tests.api.helpers import contains_key, play_out
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +98,26 @@ def test_a_player_opens_a_room_with_options_and_bad_options_are_refused(api_for,
     bad = client.post("/api/rooms/", {**body, "options": {"dianpao_quanbao": "yes"}}, format="json")
     assert bad.status_code == 400
     assert "options" in bad.json()
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"options": {"cap": 10**12}}, "options"),  # issue 14, item 5: settlements overflowed
+        ({"base_stake": 2147483647}, "base_stake"),
+        ({"options": {"house_rule": "x" * 2_000_000}}, "options"),  # an unknown key, 2 MB
+        ({"options": {"house_rule": 1}}, "options"),
+        ({"options": {"base": 7}, "base_stake": 2}, "options"),  # base is the 底分, one value
+        ({"options": {"hints": "no"}}, "options"),
+        ({"options": {"tai_value": 5}}, "options"),  # a Taiwan option on Changchun
+    ],
+)
+def test_out_of_bounds_or_unknown_room_options_are_refused(api_for, players, club, changes, field):
+    body = {"club": club.pk, "name": "坏桌", "variant": "changchun", "base_stake": 2, **changes}
+    bad = api_for(players[1]).post("/api/rooms/", body, format="json")
+    assert bad.status_code == 400, bad.json()
+    assert field in bad.json()
+    assert not Room.objects.filter(name="坏桌").exists()
 
 
 def test_a_full_table_refuses_a_fifth_player_with_a_conflict(api_for, players, room, make_user):

@@ -271,3 +271,46 @@ def test_the_written_ledger_is_zero_sum_capped_and_adds_up(
     if settlement.winner is None:
         assert all(e.win_amount == 0 for e in entries)
         assert not settlement.fan_items.exists()
+
+
+def test_a_round_that_cannot_be_settled_does_not_block_the_others(
+    make_match, make_round, monkeypatch
+):
+    """Issue 14, item 5: poisoned rounds used to fill the sweeper's window for good."""
+    from scoring.models import SettlementFailure
+
+    match = make_match()
+    rounds = [make_round(match, n) for n in (1, 2, 3)]
+    Round.objects.filter(pk__in=[r.pk for r in rounds]).update(
+        ended_at=timezone.now() - timedelta(minutes=5)
+    )
+    poisoned = rounds[0].pk
+    real_settle = services.settle_round
+
+    def settle(round_id):
+        if round_id == poisoned:
+            raise OverflowError("integer out of range")
+        return real_settle(round_id)
+
+    monkeypatch.setattr(services, "settle_round", settle)
+    monkeypatch.setattr(services, "SWEEP_WINDOW", 1)  # the poisoned round is the oldest
+    assert services.sweep_unsettled() == []
+    failure = SettlementFailure.objects.get(round_id=poisoned)
+    assert failure.attempts == 1
+    assert "integer out of range" in failure.last_error
+    assert failure.next_attempt_at > timezone.now()
+    # The window now starts after the failed round: the others are settled, one per run.
+    assert services.unsettled_rounds(limit=1) == [rounds[1].pk]
+    assert services.sweep_unsettled() == [rounds[1].pk]
+    assert services.sweep_unsettled() == [rounds[2].pk]
+    # Once due, it is tried again, and the wait doubles.
+    later = failure.next_attempt_at + timedelta(seconds=1)
+    assert services.sweep_unsettled(now=later) == []
+    failure.refresh_from_db()
+    assert failure.attempts == 2
+    assert failure.next_attempt_at >= later + timedelta(seconds=2 * services.RETRY_FIRST_S)
+    monkeypatch.setattr(services, "settle_round", real_settle)
+    assert services.sweep_unsettled(now=failure.next_attempt_at + timedelta(seconds=1)) == [
+        poisoned
+    ]
+    assert not SettlementFailure.objects.exists()

@@ -13,7 +13,8 @@ from django.db import transaction
 
 from accounts import services
 from accounts.models import Club, Membership, User
-from tables.models import Room, Variant, validate_room_options
+from tables.models import Room, Variant
+from tables.room_options import room_options_validate
 
 DEMO_PASSWORD = "mahjong-demo"
 DEMO_CLUB_NAME = "雀友演示圈"
@@ -74,7 +75,10 @@ class Command(BaseCommand):
             club=club,
             variant=variant,
             name=name,
-            defaults={"options": validate_room_options(variant, {}), "created_by": creator},
+            defaults={
+                "options": room_options_validate(variant=variant, options={}, base_stake=1),
+                "created_by": creator,
+            },
         )
         self._say(created, f"room {name}")
         return room
