@@ -10,6 +10,7 @@ redirect; default: on when ``DEBUG`` is off),
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -161,10 +162,18 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Queyou 雀友 <noreply@local
 # Threads per ASGI process that run the table sockets' database work (tables.consumers); keep it
 # below DATABASE_POOL_SIZE so that HTTP requests and Channels' own calls still find connections.
 TABLES_DATABASE_THREADS = env_int("TABLES_DATABASE_THREADS", 6, minimum=1)
+# Open table sockets one user may hold at once (tables/presence.py).
+TABLES_MAX_SOCKETS_PER_USER = env_int("TABLES_MAX_SOCKETS_PER_USER", 4, minimum=1)
+# The largest websocket frame the server reads (uvicorn's --ws-max-size, the launcher): the
+# biggest client message is a few hundred bytes; uvicorn's default (16 MB) was read before refusal.
+WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 16 * 1024, minimum=1024)
 
 # --- Redis: channel layer and Celery broker ---------------------------------------------------
 EMBEDDED_REDIS_PORT = env_int("QUEYOU_REDIS_PORT", 6390, minimum=1)
 REDIS_URL = check_redis_url(env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0"))
+# The project's own keys in Redis (presence, heartbeats: config/redis_client.py); each test
+# process has its own prefix, so parallel runs against one Redis never see each other's keys.
+REDIS_KEY_PREFIX = f"queyou-test-{os.getpid()}" if TESTING else env_str("REDIS_KEY_PREFIX", "queyou")
 
 # redis-py (>= 6) reads with a 5 s socket timeout by default, and channels_redis waits for a
 # message with a 5 s blocking BZPOPMIN: a socket that heard nothing for 5 s had its consumer

@@ -12,6 +12,7 @@ never taken from a client's message.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -22,7 +23,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from tables import gameplay, protocol, selectors, services
+from tables import gameplay, presence, protocol, selectors, services
 from tables.models import Room, Round
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,8 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_ABUSE = 4429
+CLOSE_TOO_MANY = 4408
+CLOSE_REVOKED = 4410
 _MAX_REFUSED = 200
 DATABASE_THREADS = ThreadPoolExecutor(
     max_workers=settings.TABLES_DATABASE_THREADS, thread_name_prefix="table-db"
@@ -65,8 +68,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.greeted = False
         self.limiter = protocol.RateLimiter()
         self.refused = 0
-        self.counted = False
         self.joined = False
+        self.present = False
+        self.closed = False
+        self.keep_present: asyncio.Task[None] | None = None
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self._refuse(CLOSE_UNAUTHENTICATED, "not_authenticated", "sign in first")
@@ -75,20 +80,60 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if allowed is not None:
             await self._refuse(*allowed)
             return
+        if not await asyncio.to_thread(self._presence_open):
+            limit = presence.max_sockets_per_user()
+            await self._refuse(
+                CLOSE_TOO_MANY, "too_many_sockets", f"close another table first ({limit} at most)"
+            )
+            return
+        self.keep_present = asyncio.create_task(self._keep_present())
         await self.channel_layer.group_add(services.room_group(self.room_id), self.channel_name)
         self.joined = True
         if self.seat is not None:
-            await self._db(services.seat_connection, room_id=self.room_id, user=self.user, delta=1)
-            self.counted = True
+            await self._db(services.seat_presence_sync, room_id=self.room_id)
         await self._send_all(await self._db(self._table_if_changed))
 
     async def disconnect(self, code: int) -> None:
+        self.closed = True
+        if getattr(self, "keep_present", None) is not None:
+            self.keep_present.cancel()
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(
                 services.room_group(self.room_id), self.channel_name
             )
-        if getattr(self, "counted", False):
-            await self._db(services.seat_connection, room_id=self.room_id, user=self.user, delta=-1)
+        if getattr(self, "present", False):
+            await asyncio.to_thread(
+                presence.socket_close,
+                room_id=self.room_id,
+                user_id=self.user.pk,
+                channel=self.channel_name,
+            )
+            if self.seat is not None:
+                await self._db(services.seat_presence_sync, room_id=self.room_id)
+
+    def _presence_open(self) -> bool:
+        """Count this socket in (presence with a TTL, :mod:`tables.presence`); False when the
+        user already holds the most sockets allowed."""
+        self.present = presence.socket_open(
+            room_id=self.room_id, user_id=self.user.pk, channel=self.channel_name
+        )
+        return self.present
+
+    def _presence_refresh(self) -> None:
+        presence.socket_refresh(
+            room_id=self.room_id, user_id=self.user.pk, channel=self.channel_name
+        )
+
+    async def _keep_present(self) -> None:
+        """Refresh this socket's presence while it is open; a killed worker stops refreshing,
+        and its sockets expire by themselves."""
+        while True:
+            await asyncio.sleep(presence.REFRESH_S)
+            await asyncio.to_thread(self._presence_refresh)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closed = True
+        await super().close(code=code, reason=reason)
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn`` in one of the process's database threads, then send from this event loop
@@ -114,7 +159,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return result, notifications
 
     async def _refuse(self, close_code: int, code: str, message: str) -> None:
-        await self.send(text_data=json.dumps(protocol.error(code, message)))
+        await self._send_all([protocol.error(code, message)])
         await self.close(code=close_code)
 
     def _admit(self) -> tuple[int, str, str] | None:
@@ -146,12 +191,13 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def _reply_error(self, code: str, message: str, **extra: Any) -> None:
         self.refused += 1
-        await self.send(text_data=json.dumps(protocol.error(code, message, **extra)))
+        await self._send_all([protocol.error(code, message, **extra)])
         if self.refused > _MAX_REFUSED:
             await self.close(code=CLOSE_ABUSE)
 
     async def on_ping(self, fields: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "pong"}))
+        await self._send_all([{"type": "pong"}])
+        await asyncio.to_thread(self._presence_refresh)
 
     async def on_hello(self, fields: dict[str, Any]) -> None:
         messages = await self._db(self._hello, fields.get("round_id"), fields.get("last_seq"))
@@ -162,7 +208,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def on_action(self, fields: dict[str, Any]) -> None:
         reply = await self._db(self._act, fields)
-        await self.send(text_data=json.dumps(reply))
+        await self._send_all([reply])
         # Our own move comes back as a ``table.update`` after the commit, like everyone's.
 
     async def on_ready(self, fields: dict[str, Any]) -> None:
@@ -269,7 +315,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return messages
 
     async def _send_all(self, messages: list[dict[str, Any]]) -> None:
+        """Send in order; nothing once the socket is closing (a notification or a database
+        answer that arrives after the client left is dropped, not an error in the log)."""
         for message in messages:
+            if self.closed:
+                return
             await self.send(text_data=json.dumps(message, ensure_ascii=False))
 
     # --- database side (run in a worker thread) -----------------------------------------------
@@ -280,12 +330,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         index = None if seat is None else seat.index
         changed = index != self.seat
         self.seat = index
-        if index is not None and not self.counted:
-            # Sat down while connected: this socket now counts as the seat being online.
-            services.seat_connection(room_id=self.room_id, user=self.user, delta=1)
-            self.counted = True
-        elif index is None:
-            self.counted = False  # the seat row is gone, nothing to count down
+        if changed and index is not None:
+            # Sat down while connected: the seat is online (this socket is present already).
+            services.seat_presence_sync(room_id=self.room_id)
         return changed
 
     def _table_if_changed(self) -> list[dict[str, Any]]:

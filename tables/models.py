@@ -124,7 +124,6 @@ class Seat(models.Model):
     auto_play = models.BooleanField(_("托管"), default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(_("连续超时"), default=0)
     connected = models.BooleanField(_("在线"), default=False)
-    connections = models.PositiveSmallIntegerField(_("连接数"), default=0)
     joined_at = models.DateTimeField(_("入座时间"), auto_now_add=True)
 
     class Meta:

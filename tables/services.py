@@ -28,10 +28,11 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import Club, Membership
-from tables import gameplay
+from tables import gameplay, presence
 from tables.models import ActionRecord, Match, Room, Round, RoundEvent, Seat
 from tables.room_options import room_options_validate
 from tables.signals import round_finished
@@ -427,20 +428,34 @@ def seat_back(*, room: Room, user: Any) -> Seat:
     return _with_retries(run)
 
 
-def seat_connection(*, room_id: int, user: Any, delta: int) -> None:
-    """Count a player's open sockets (+1 on connect, -1 on disconnect); ``connected`` is shown to
-    the others. A disconnected seat is simply played by its deadline (brief, issue 5)."""
+def seat_presence_sync(*, room_id: int) -> bool:
+    """Bring the room's ``Seat.connected`` flags in line with presence (:mod:`tables.presence`)
+    and tell the room when one changed; True if one did.
 
-    def run() -> None:
-        seat = Seat.objects.select_for_update().filter(room_id=room_id, user=user).first()
-        if seat is None:
-            return
-        seat.connections = max(0, seat.connections + delta)
-        seat.connected = seat.connections > 0
-        seat.save(update_fields=["connections", "connected"])
+    Called when a socket opens or closes, and by the clock (:func:`sweep_presence`) for the
+    sockets that expired unannounced (a killed ASGI worker). One ``UPDATE`` per changed value,
+    conditioned on the old value, so concurrent syncs never fight; unknown presence (Redis
+    unreachable) changes nothing."""
+    seats = Seat.objects.filter(room_id=room_id, is_bot=False)
+    rows = list(seats.values_list("pk", "user_id", "connected"))
+    online = presence.users_online(room_id, [user_id for _pk, user_id, _shown in rows])
+    if online is None:
+        return False
+    changed = 0
+    for value in (True, False):
+        stale = [pk for pk, user, shown in rows if (user in online) == value and shown != value]
+        if stale:
+            changed += seats.filter(pk__in=stale, connected=not value).update(connected=value)
+    if changed:
         notify_room(room_id)
+    return bool(changed)
 
-    _with_retries(run)
+
+def sweep_presence() -> list[int]:
+    """The clock, every few seconds: rooms where a seat shown online has no live socket any
+    more (or the other way round); returns the ids of the rooms it changed."""
+    rooms = Seat.objects.filter(is_bot=False, connected=True).values_list("room_id", flat=True)
+    return [room_id for room_id in sorted(set(rooms)) if seat_presence_sync(room_id=room_id)]
 
 
 def _end_match(room: Room, *, reason: str) -> None:
@@ -557,7 +572,8 @@ def match_next_round(
         pause = timedelta(seconds=NEXT_ROUND_AFTER_S - 1)
         if last.ended_at is not None and last.ended_at + pause > moment:
             return None
-        if not Seat.objects.filter(room=room, is_bot=False, connected=True).exists():
+        humans = Seat.objects.filter(room=room, is_bot=False).values_list("user_id", flat=True)
+        if presence.users_online(room.pk, humans) == set():  # None: Redis cannot say
             _end_match(room, reason=ABANDONED_REASON)
             notify_room(room.pk)
             return None
@@ -779,22 +795,25 @@ def _round_start_builder(
 
 def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
     """Count timeouts in a row (托管 after :data:`AUTO_PLAY_AFTER_TIMEOUTS`); True when a seat
-    went into 托管 (the ``table`` message shows it)."""
+    went into 托管 (the ``table`` message shows it).
+
+    Conditional ``UPDATE``s on the current row, never a save of the copy read earlier: the seat
+    row is not locked by the round's transaction, and a player's "I'm back" (:func:`seat_back`)
+    committed meanwhile must not be overwritten by a stale ``auto_play`` (issue 14, item 3)."""
     auto_play_changed = False
     for step in steps:
         seat = seats.get(step.seat)
         if seat is None or seat.is_bot:
             continue
+        rows = Seat.objects.filter(pk=seat.pk)
         if step.source == "player":
-            if seat.consecutive_timeouts:
-                seat.consecutive_timeouts = 0
-                seat.save(update_fields=["consecutive_timeouts"])
+            rows.filter(consecutive_timeouts__gt=0).update(consecutive_timeouts=0)
         elif step.source == "timeout":
-            seat.consecutive_timeouts += 1
-            if seat.consecutive_timeouts >= AUTO_PLAY_AFTER_TIMEOUTS and not seat.auto_play:
-                seat.auto_play = True
-                auto_play_changed = True
-            seat.save(update_fields=["consecutive_timeouts", "auto_play"])
+            rows.update(consecutive_timeouts=F("consecutive_timeouts") + 1)
+            into_auto = rows.filter(
+                consecutive_timeouts__gte=AUTO_PLAY_AFTER_TIMEOUTS, auto_play=False
+            ).update(auto_play=True)
+            auto_play_changed = auto_play_changed or bool(into_auto)
     return auto_play_changed
 
 

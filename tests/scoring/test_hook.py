@@ -11,6 +11,7 @@ from scoring import tasks
 from scoring.models import LedgerEntry, RoundSettlement
 from tables import gameplay, selectors, services
 from tables.models import Round
+from tests.tables.helpers import table_opened
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +22,7 @@ def live_round(room: Any, players: list[Any], settings: Any) -> Round:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     for index, user in enumerate(players):
         services.seat_take(room=room, user=user, index=index)
-        services.seat_connection(room_id=room.pk, user=user, delta=1)  # the table is open
+        table_opened(room.pk, user)
     for user in players:
         services.seat_set_ready(room=room, user=user)
     rnd = selectors.current_round(room.pk)

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.tables.helpers import table_opened
+
 FIXED_SEED = hashlib.sha256(b"queyou tables tests").hexdigest()
 
 
@@ -44,7 +46,7 @@ def seated(room: Any, players: list[Any]) -> Any:
     for index, user in enumerate(players):
         services.seat_take(room=room, user=user, index=index)
         # Each player has the table open (a match whose players all left is abandoned).
-        services.seat_connection(room_id=room.pk, user=user, delta=1)
+        table_opened(room.pk, user)
     return room
 
 

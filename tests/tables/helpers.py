@@ -48,3 +48,20 @@ def walk(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
             yield from walk(item, f"{path}[{i}]")
     else:
         yield path, value
+
+
+def table_opened(room_id: int, user: Any) -> None:
+    """The player has the table open in a browser (a presence entry of a socket of the test's
+    own, :mod:`tables.presence`), and the seat shows it."""
+    from tables import presence, services
+
+    presence.socket_open(room_id=room_id, user_id=user.pk, channel=f"test-tab-{user.pk}")
+    services.seat_presence_sync(room_id=room_id)
+
+
+def table_closed(room_id: int, user: Any) -> None:
+    """The player closed that browser tab (see :func:`table_opened`)."""
+    from tables import presence, services
+
+    presence.socket_close(room_id=room_id, user_id=user.pk, channel=f"test-tab-{user.pk}")
+    services.seat_presence_sync(room_id=room_id)

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 
 from tables import bots, gameplay, protocol, services
 from tables.models import Round
-from tests.tables.helpers import fresh, state_of, walk
+from tests.tables.helpers import fresh, state_of, table_closed, walk
 from tests.tables.ws import connect, drain, drain_until, send, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -477,7 +477,7 @@ async def test_connected_flags_follow_the_sockets(seated: Any, players: list[Any
     from tables.models import Seat
 
     # The fixture's players have the table open; player 3 closes it first.
-    await sync_to_async(services.seat_connection)(room_id=seated.pk, user=players[3], delta=-1)
+    await sync_to_async(table_closed)(seated.pk, players[3])
     seat = await sync_to_async(Seat.objects.get)(room=seated, index=3)
     assert not seat.connected
     comm, _ = await connect(seated.pk, players[3])
@@ -516,7 +516,7 @@ async def test_sitting_down_while_connected_counts_the_socket_as_online(
     assert table["you"] == 0
     assert table["seats"][0]["connected"]
     seat = await sync_to_async(Seat.objects.get)(room=room, index=0)
-    assert seat.connections == 1
+    assert seat.connected
     await comm.disconnect()
     seat = await sync_to_async(Seat.objects.get)(room=room, index=0)
     assert not seat.connected

@@ -13,7 +13,7 @@ from django.utils import timezone
 from rules.tiles import EAST, NORTH
 from tables import bots, gameplay, services
 from tables.models import Match, Round
-from tests.tables.helpers import act, fresh, state_of
+from tests.tables.helpers import act, fresh, state_of, table_opened
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def tw_round(players: list[Any], make_club: Any) -> Round:
     room = services.room_create(user=players[0], club=club, name="台湾桌", variant="taiwan16")
     for index, user in enumerate(players):
         services.seat_take(room=room, user=user, index=index)
-        services.seat_connection(room_id=room.pk, user=user, delta=1)  # the table is open
+        table_opened(room.pk, user)
         services.seat_set_ready(room=room, user=user)
     return Round.objects.get(match__room=room, number=1)
 

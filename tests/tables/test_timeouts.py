@@ -10,7 +10,15 @@ from django.utils import timezone
 
 from tables import gameplay, services, tasks
 from tables.models import Round, Seat
-from tests.tables.helpers import act, decider, first_legal, fresh, state_of
+from tests.tables.helpers import (
+    act,
+    decider,
+    first_legal,
+    fresh,
+    state_of,
+    table_closed,
+    table_opened,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -168,7 +176,7 @@ def test_a_match_nobody_has_open_is_ended_not_dealt_again(
     ended = _finish(playing)
     room = ended.match.room
     for user in players:
-        services.seat_connection(room_id=room.pk, user=user, delta=-1)
+        table_closed(room.pk, user)
     later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
     assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
     match = fresh(ended).match
@@ -176,7 +184,7 @@ def test_a_match_nobody_has_open_is_ended_not_dealt_again(
     assert Round.objects.filter(match=match).count() == 1
     # Back at the table, four ready presses start a new match.
     for user in players:
-        services.seat_connection(room_id=room.pk, user=user, delta=1)
+        table_opened(room.pk, user)
         services.seat_set_ready(room=room, user=user)
     assert Round.objects.filter(match__room=room).exclude(match=match).count() == 1
 
@@ -186,7 +194,7 @@ def test_one_open_table_is_enough_to_deal_the_next_round(
 ) -> None:
     ended = _finish(playing)
     for user in players[1:]:
-        services.seat_connection(room_id=ended.match.room_id, user=user, delta=-1)
+        table_closed(ended.match.room_id, user)
     later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
     assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later)
 

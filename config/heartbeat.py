@@ -1,0 +1,50 @@
+"""Heartbeats: when the clock last swept and when the Celery worker last answered.
+
+A process that is alive is not necessarily working: a clock whose thread is stuck, or a worker
+that reconnected to the broker and stopped consuming (a known kombu failure), look fine to a
+process table. Each writes a heartbeat when it has really done its work; ``/healthz`` reports
+their ages and the launcher restarts a program whose heartbeat has gone stale (issue 14, item 2).
+
+The value is the Unix time of the beat; the keys expire after an hour of silence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import redis
+
+from config.redis_client import redis_client, redis_key
+
+log = logging.getLogger(__name__)
+
+CLOCK = "clock"
+"""Written by the clock after every deadline sweep (about once a second)."""
+WORKER = "worker"
+"""Written by the Celery worker when it runs the clock's ping task (every few seconds)."""
+
+
+def heartbeat_key(name: str) -> str:
+    return redis_key("heartbeat", name)
+
+
+def beat(name: str, *, now: float | None = None) -> bool:
+    """Record a heartbeat; False (and no exception) when Redis cannot be reached."""
+    try:
+        redis_client().set(heartbeat_key(name), f"{now or time.time():.3f}", ex=3600)
+    except redis.RedisError:
+        log.debug("heartbeat %s not written: Redis unreachable", name)
+        return False
+    return True
+
+
+def last_beat_age(name: str, *, now: float | None = None) -> float | None:
+    """Seconds since the last heartbeat; None when there is none (or Redis is unreachable)."""
+    try:
+        value = redis_client().get(heartbeat_key(name))
+    except redis.RedisError:
+        return None
+    if value is None:
+        return None
+    return max(0.0, (now or time.time()) - float(value))
