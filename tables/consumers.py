@@ -95,8 +95,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         self.closed = True
-        if getattr(self, "keep_present", None) is not None:
-            self.keep_present.cancel()
+        keep_present = getattr(self, "keep_present", None)
+        if keep_present is not None:
+            keep_present.cancel()
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(
                 services.room_group(self.room_id), self.channel_name
