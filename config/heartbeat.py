@@ -25,8 +25,18 @@ WORKER = "worker"
 """Written by the Celery worker when it runs the clock's ping task (every few seconds)."""
 
 
-def heartbeat_key(name: str) -> str:
-    return redis_key("heartbeat", name)
+def heartbeat_key(name: str, *, prefix: str | None = None) -> str:
+    """The key of a heartbeat (``prefix``: for a process without Django settings, the launcher)."""
+    return redis_key("heartbeat", name) if prefix is None else f"{prefix}:heartbeat:{name}"
+
+
+def beat_age_in(client: redis.Redis, prefix: str, name: str, *, now: float | None = None) -> float:
+    """Seconds since the last heartbeat read with ``client`` (``inf`` when there is none);
+    redis errors propagate: the caller does not know, which is not the same as stale."""
+    value = client.get(heartbeat_key(name, prefix=prefix))
+    if value is None:
+        return float("inf")
+    return max(0.0, (now or time.time()) - float(value))
 
 
 def beat(name: str, *, now: float | None = None) -> bool:

@@ -1,8 +1,10 @@
 """Start what Queyou needs on one machine: ``python -m config.launcher run|test|prepare``.
 
-``run``      migrate, compile the message catalogs, start Redis if ``REDIS_URL`` is not set,
-             a Celery worker with beat and the ASGI server (uvicorn + uvloop), print the URL;
-             Ctrl-C stops all.
+``run``      compile the message catalogs, start Redis if ``REDIS_URL`` is not set, migrate,
+             collect the static files, then supervise the ASGI server (uvicorn + uvloop), a
+             Celery worker and the clock (``manage.py clock``), restarting any that dies or
+             whose heartbeat goes stale (config/supervisor.py); print the URL. Ctrl-C or
+             SIGTERM stops them all.
 ``test``     the same preparation, then the whole pytest suite (extra arguments go to pytest).
 ``prepare``  compile the message catalogs only.
 
@@ -21,9 +23,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+
+from config.supervisor import Program, Supervisor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -125,48 +130,110 @@ def redis_for_this_run() -> Iterator[None]:
             process.wait(timeout=10)
 
 
-def stop_all(processes: Sequence[subprocess.Popen[bytes]]) -> None:
-    for process in processes:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    for process in processes:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
-        if process.poll() is None:
-            process.kill()
+def heartbeat_reader() -> Callable[[str], float | None]:
+    """How old a program's heartbeat is (config/heartbeat.py), read straight from Redis; None
+    when Redis cannot be reached (then nobody is restarted for it)."""
+    import redis
+
+    from config.heartbeat import beat_age_in
+
+    client = redis.Redis.from_url(
+        os.environ["REDIS_URL"], socket_timeout=1, socket_connect_timeout=1, decode_responses=True
+    )
+    prefix = os.environ.get("REDIS_KEY_PREFIX", "queyou")
+
+    def age(name: str) -> float | None:
+        try:
+            return beat_age_in(client, prefix, name)
+        except redis.RedisError:
+            return None
+
+    return age
+
+
+def server_programs(host: str, port: str) -> list[Program]:
+    """The web server, the Celery worker and the clock, as the supervisor keeps them."""
+    from config.settings import WS_MAX_MESSAGE_BYTES
+
+    web = ["config.asgi:application", "--host", host, "--port", port, "--lifespan", "off"]
+    web += ["--loop", "uvloop", "--ws", "websockets", "--ws-max-size", str(WS_MAX_MESSAGE_BYTES)]
+    # Client addresses are Django's business (NUM_PROXIES): uvicorn must not rewrite them.
+    web += ["--no-proxy-headers"]
+    worker = ["-A", "config", "worker", "--concurrency", "2", "--loglevel", "INFO"]
+    worker += ["--without-gossip", "--without-mingle"]
+    return [
+        Program("web", [PYTHON, "-m", "uvicorn", *web], cwd=BASE_DIR),
+        Program(
+            "worker",
+            [PYTHON, "-m", "celery", *worker],
+            cwd=BASE_DIR,
+            heartbeat="worker",
+            stale_after_s=60,
+            grace_s=60,
+        ),
+        Program(
+            "clock",
+            [PYTHON, str(BASE_DIR / "manage.py"), "clock"],
+            cwd=BASE_DIR,
+            heartbeat="clock",
+            stale_after_s=30,
+            grace_s=30,
+        ),
+    ]
+
+
+def embedded_redis_program(port: int) -> Program:
+    redis_dir = VAR_DIR / "redis"
+    redis_dir.mkdir(parents=True, exist_ok=True)
+    args = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
+    args += ["--save", "", "--appendonly", "no"]
+    args += ["--dir", str(redis_dir), "--logfile", str(redis_dir / "redis.log")]
+    return Program("redis", args, cwd=BASE_DIR)
 
 
 def run_server() -> int:
-    """Everything ``make run`` promises; returns when Ctrl-C is pressed or a child dies."""
+    """Everything ``make run`` promises; returns when Ctrl-C or SIGTERM arrives."""
     os.environ.setdefault("DEBUG", "1")
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
-    # STATIC_ROOT exists before the app starts, so WhiteNoise has a directory to watch.
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
     (VAR_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
     compile_messages()
-    with redis_for_this_run():
+    supervisor = Supervisor([], log=log)
+    try:
+        if not os.environ.get("REDIS_URL"):
+            redis_port = int(os.environ.get("QUEYOU_REDIS_PORT", "6390"))
+            os.environ["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+            if port_open("127.0.0.1", redis_port):
+                log(f"reusing the Redis already answering on 127.0.0.1:{redis_port}")
+            else:
+                redis_server = embedded_redis_program(redis_port)
+                supervisor.programs.append(redis_server)
+                supervisor.start(redis_server, time.monotonic())
+                wait_for_port(redis_port)
         manage("migrate", "--noinput")
-        celery_args = ["worker", "--beat", "--loglevel", "INFO", "--concurrency", "2"]
-        celery_args += ["--schedule", str(VAR_DIR / "celerybeat-schedule")]
-        celery = subprocess.Popen(
-            [PYTHON, "-m", "celery", "-A", "config", *celery_args], cwd=BASE_DIR
-        )
-        server_args = ["config.asgi:application", "--host", host, "--port", port]
-        server_args += ["--loop", "uvloop", "--ws", "websockets", "--lifespan", "off"]
-        server = subprocess.Popen([PYTHON, "-m", "uvicorn", *server_args], cwd=BASE_DIR)
-        children = [celery, server]
-        log(f"Queyou 雀友 is at http://{host}:{port}/  (Ctrl-C stops everything)")
-        try:
-            while all(child.poll() is None for child in children):
-                time.sleep(0.5)
-            log("a process stopped; stopping the rest")
-            return 1
-        except KeyboardInterrupt:
-            log("stopping")
+        # The manifest storage of DEBUG=0 serves only collected files (a missing manifest
+        # entry was a 500 on every page, issue 14 item 15); collecting is quick when up to date.
+        manage("collectstatic", "--noinput", "-v", "0")
+        if stop.is_set():
             return 0
-        finally:
-            stop_all(children)
+        supervisor.programs += server_programs(host, port)
+        supervisor.heartbeat_age = heartbeat_reader()
+        log(f"Queyou 雀友 is at http://{host}:{port}/  (Ctrl-C stops everything)")
+        supervisor.run(stop)
+    finally:
+        supervisor.stop_all()
+    return 0
+
+
+def wait_for_port(port: int, timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not port_open("127.0.0.1", port):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"nothing answers on port {port}; see {VAR_DIR / 'redis'}")
+        time.sleep(0.05)
 
 
 def run_tests(pytest_args: Sequence[str]) -> int:

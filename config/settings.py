@@ -173,7 +173,9 @@ EMBEDDED_REDIS_PORT = env_int("QUEYOU_REDIS_PORT", 6390, minimum=1)
 REDIS_URL = check_redis_url(env_str("REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0"))
 # The project's own keys in Redis (presence, heartbeats: config/redis_client.py); each test
 # process has its own prefix, so parallel runs against one Redis never see each other's keys.
-REDIS_KEY_PREFIX = f"queyou-test-{os.getpid()}" if TESTING else env_str("REDIS_KEY_PREFIX", "queyou")
+REDIS_KEY_PREFIX = (
+    f"queyou-test-{os.getpid()}" if TESTING else env_str("REDIS_KEY_PREFIX", "queyou")
+)
 
 # redis-py (>= 6) reads with a 5 s socket timeout by default, and channels_redis waits for a
 # message with a 5 s blocking BZPOPMIN: a socket that heard nothing for 5 s had its consumer
@@ -221,14 +223,17 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Live tables: the clock of every decision (a decision acts at most ~1 s after its deadline),
-    # and the next rounds whose own task was lost (tables.tasks).
-    "tables-sweep-deadlines": {"task": "tables.sweep_deadlines", "schedule": 1.0},
-    "tables-sweep-overdue": {"task": "tables.sweep_overdue", "schedule": 5.0},
-    # Settlement: ended rounds whose settle task was lost (scoring.tasks).
-    "scoring-sweep-unsettled": {"task": "scoring.sweep_unsettled", "schedule": 60.0},
+# The worker never gives up on the broker: a Redis restart costs a reconnect, not the process.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": 5,
+    "socket_connect_timeout": 5,
+    "health_check_interval": 10,
+    "retry_on_timeout": True,
 }
+# No beat schedule: the clock process (config/clock.py, ``manage.py clock``) runs the sweeps.
 
 # --- API --------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -290,5 +295,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # A line for every task received and done (bots' moves, the clock's worker ping) would
+        # drown what matters; failures are still logged at ERROR.
+        "celery.app.trace": {"level": "WARNING"},
+        "celery.worker.strategy": {"level": "WARNING"},
+    },
 }

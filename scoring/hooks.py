@@ -2,8 +2,8 @@
 
 ``tables.services`` sends the signal inside ``transaction.on_commit`` of the transaction that
 ended the round, so the task is enqueued only once the ended round is committed (a worker never
-looks for a round that is not there yet). If the broker is down the message is lost, and the beat
-sweeper (``scoring.sweep_unsettled``) settles the round later.
+looks for a round that is not there yet). If the broker is down the message is lost, and the
+clock's settlement sweep (``scoring.services.sweep_unsettled``) settles the round later.
 """
 
 from __future__ import annotations

@@ -246,10 +246,11 @@ def _tasks_enabled() -> bool:
 def _schedule_after_commit(rnd: Round, room: Room, seats: Mapping[int, Seat], state: Any) -> None:
     """After the commit: a quick auto-play task when a bot or a 托管 seat must act.
 
-    A decision's clock needs no task of its own: the beat task :func:`sweep_deadlines` runs every
-    second and times out every decision whose ``deadline`` has passed (the index on ``(status,
-    deadline)`` makes that one cheap query). A task per decision would cost every move a message
-    to the broker and the Celery worker a held ETA task, almost always for nothing.
+    A decision's clock needs no task of its own: the clock (config/clock.py) runs
+    :func:`sweep_deadlines` every second and times out every decision whose ``deadline`` has
+    passed (the index on ``(status, deadline)`` makes that one cheap query). A task per decision
+    would cost every move a message to the broker and the Celery worker a held ETA task, almost
+    always for nothing.
     """
     if rnd.status != Round.Status.PLAYING:
         return
@@ -834,7 +835,7 @@ def _after_round(rnd: Round, room: Room) -> None:
             tasks.match_next_round.apply_async(
                 args=(match_id, number), countdown=NEXT_ROUND_AFTER_S
             )
-        except Exception:  # the beat sweeper deals it
+        except Exception:  # the clock's sweep deals it
             log.exception("could not schedule the next round of match %s", match_id)
 
     transaction.on_commit(schedule)
@@ -1007,7 +1008,7 @@ def round_autoplay(*, round_id: int, version: int) -> bool:
 
 
 def sweep_deadlines(*, now: datetime | None = None) -> list[int]:
-    """The clock (beat task, every second): every decision whose deadline has passed gets its
+    """The clock's deadline sweep (every second): every decision whose deadline has passed gets its
     default actions (:func:`round_timeout`); returns the ids of the rounds it moved."""
     moment = now or timezone.now()
     overdue = list(
@@ -1023,7 +1024,7 @@ def sweep_deadlines(*, now: datetime | None = None) -> list[int]:
 
 
 def sweep_overdue(*, now: datetime | None = None, grace_s: float = 2.0) -> list[int]:
-    """The slower beat task: deal the next round of matches whose settlement pause ended
+    """The clock's slower sweep: deal the next round of matches whose settlement pause ended
     ``grace_s`` ago (its own task was lost, e.g. a worker restart). Returns the ids of the rounds
     it dealt."""
     moment = now or timezone.now()

@@ -1,7 +1,9 @@
-"""Celery tasks of the live tables: the decision clock, bots / 托管, and the next-round sweeper.
+"""Celery tasks of the live tables: bots / 托管 moves and the next round after the pause.
 
 Each task only calls a service that re-checks everything under the round's row lock, so running a
-task late, twice, or after the sweeper already acted changes nothing (idempotent by version).
+task late, twice, or after the clock already acted changes nothing (idempotent by version). The
+clock's sweeps (deadlines, lost next rounds) are not tasks: the clock process calls the services
+(config/clock.py).
 """
 
 from __future__ import annotations
@@ -9,12 +11,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from tables import services
-
-
-@shared_task(name="tables.sweep_deadlines", ignore_result=True)
-def sweep_deadlines() -> list[int]:
-    """Beat, every second: decisions whose deadline has passed get their default actions."""
-    return services.sweep_deadlines()
 
 
 @shared_task(name="tables.round_autoplay", ignore_result=True)
@@ -28,9 +24,3 @@ def match_next_round(match_id: int, after_number: int) -> int | None:
     """The settlement pause is over: deal the next round if all four are still seated."""
     dealt = services.match_next_round(match_id=match_id, after_number=after_number)
     return None if dealt is None else dealt.pk
-
-
-@shared_task(name="tables.sweep_overdue", ignore_result=True)
-def sweep_overdue() -> list[int]:
-    """Beat: deal the next round of matches whose own task was lost (worker restart, broker)."""
-    return services.sweep_overdue()

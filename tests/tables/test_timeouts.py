@@ -129,16 +129,27 @@ def test_the_clock_times_out_overdue_decisions_only(playing: Round) -> None:
     assert services.sweep_deadlines(now=playing.deadline) == []
 
 
-def test_the_clock_task_calls_the_timeout_service(playing: Round) -> None:
+def test_the_clocks_deadline_job_calls_the_timeout_service(playing: Round) -> None:
+    from config import clock, heartbeat
+
     Round.objects.filter(pk=playing.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert tasks.sweep_deadlines.apply().get() == [playing.pk]
-    assert tasks.sweep_deadlines.apply().get() == []
+    job = next(j for j in clock.clock_jobs() if j.beat == heartbeat.CLOCK)
+    assert job.every_s == 1.0
+    assert job.run() == [playing.pk]
+    assert job.run() == []
 
 
-def test_the_beat_schedule_runs_the_clock_every_second_and_the_sweeper(settings: Any) -> None:
-    entries = {e["task"]: e["schedule"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert entries["tables.sweep_deadlines"] == 1.0
-    assert "tables.sweep_overdue" in entries
+def test_the_clock_runs_every_sweep(settings: Any) -> None:
+    from config import clock
+
+    jobs = {j.name: j.every_s for j in clock.clock_jobs()}
+    assert jobs == {
+        "deadlines": 1.0,
+        "next rounds": 5.0,
+        "presence": 5.0,
+        "settlements": 60.0,
+        "worker ping": 5.0,
+    }
 
 
 def _finish(rnd: Round) -> Round:

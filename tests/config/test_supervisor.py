@@ -1,0 +1,110 @@
+"""The launcher's supervisor (config/supervisor.py): programs come back by themselves (issue 14,
+items 1, 2 and 16)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from config.supervisor import Program, Supervisor
+
+SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead too.
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "State:\tZ" in status.read_text())
+
+
+def _wait(predicate, timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_program_that_dies_is_started_again_and_a_failing_one_backs_off() -> None:
+    lines: list[str] = []
+    crasher = Program("crasher", [sys.executable, "-c", "raise SystemExit(3)"])
+    sleeper = Program("sleeper", SLEEPER)
+    supervisor = Supervisor([crasher, sleeper], log=lines.append)
+    now = 1000.0
+    for program in (crasher, sleeper):
+        supervisor.check(program, now)
+    assert crasher.process is not None
+    crasher.process.wait(timeout=10)
+    supervisor.check(crasher, now + 0.1)
+    assert crasher.process is None
+    assert crasher.next_start == now + 0.1  # the first exit: at once
+    supervisor.check(crasher, now + 0.1)
+    crasher.process.wait(timeout=10)  # type: ignore[union-attr]
+    supervisor.check(crasher, now + 0.2)
+    assert crasher.next_start == now + 1.2  # then 1, 2, 4 … seconds
+    assert any("crasher exited with 3" in line for line in lines)
+    assert sleeper.process is not None
+    assert sleeper.process.poll() is None  # the others are not touched
+    sleeper_pid = sleeper.process.pid
+    supervisor.stop_all()
+    assert _wait(lambda: not _alive(sleeper_pid))
+
+
+def test_a_program_alive_but_silent_is_restarted() -> None:
+    lines: list[str] = []
+    ages = {"clock": 0.5}
+    clock = Program("clock", SLEEPER, heartbeat="clock", stale_after_s=30, grace_s=5)
+    supervisor = Supervisor([clock], log=lines.append, heartbeat_age=ages.get)
+    supervisor.check(clock, 0.0)
+    first = clock.process
+    assert first is not None
+    supervisor.check(clock, 10.0)
+    assert clock.stopping_since is None  # beating
+    ages["clock"] = float("inf")  # no heartbeat at all
+    supervisor.check(clock, 2.0)
+    assert clock.stopping_since is None  # still in its start-up grace
+    supervisor.check(clock, 20.0)
+    assert clock.stopping_since == 20.0
+    first.wait(timeout=10)
+    supervisor.check(clock, 21.0)
+    supervisor.check(clock, 21.0)
+    assert clock.process is not None
+    assert clock.process is not first
+    assert any("heartbeat is stale" in line for line in lines)
+    ages["clock"] = None  # Redis cannot say: nobody is restarted for that
+    supervisor.check(clock, 100.0)
+    assert clock.stopping_since is None
+    supervisor.stop_all()
+
+
+def test_stopping_ends_the_programs_and_their_children(tmp_path: Path) -> None:
+    """Celery's pool processes are the worker's children: a stop must not leave them behind."""
+    pid_file = tmp_path / "child.pid"
+    parent = [
+        sys.executable,
+        "-c",
+        "import subprocess, sys, time;"
+        f"p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']);"
+        f"open({str(pid_file)!r}, 'w').write(str(p.pid)); time.sleep(60)",
+    ]
+    program = Program("parent", parent)
+    supervisor = Supervisor([program], log=lambda _line: None)
+    stop = threading.Event()
+    runner = threading.Thread(target=supervisor.run, args=(stop,), kwargs={"tick_s": 0.05})
+    runner.start()
+    assert _wait(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+    child = int(pid_file.read_text())
+    assert program.process is not None
+    parent_pid = program.process.pid
+    stop.set()
+    runner.join(timeout=20)
+    assert not runner.is_alive()
+    assert _wait(lambda: not _alive(parent_pid) and not _alive(child))
