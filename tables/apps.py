@@ -8,3 +8,6 @@ class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = _("牌桌")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tables import receivers  # noqa: F401  (connects the membership signals)

@@ -46,6 +46,10 @@ than the connection pool holds), not the event loop's default executor, whose th
 their loop (an event loop per test) and would take their connections with them."""
 
 
+class Revoked(Exception):
+    """The socket's user may no longer see the room: ``(close code, error code, message)``."""
+
+
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """A player's (or spectator's) live connection to one room."""
 
@@ -164,10 +168,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.close(code=close_code)
 
     def _admit(self) -> tuple[int, str, str] | None:
-        """Players of the room, or spectators when the room allows them; else a refusal."""
+        """Active members of the room's club: its players, or spectators when the room allows
+        them; else a refusal. A seat left behind by someone who is no longer a member is
+        cleared on the way (:func:`services.member_lost`)."""
         room = Room.objects.filter(pk=self.room_id).first()
         if room is None:
             return (CLOSE_NOT_FOUND, "no_room", "no such room")
+        if not selectors.is_active_member(self.user, room.club_id):
+            if selectors.seat_of(self.room_id, self.user) is not None:
+                services.member_lost(club_id=room.club_id, user_id=self.user.pk)
+            return (CLOSE_FORBIDDEN, "not_allowed", "this room is not open to you")
         seat = selectors.seat_of(self.room_id, self.user)
         if seat is not None:
             self.seat = seat.index
@@ -201,11 +211,15 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await asyncio.to_thread(self._presence_refresh)
 
     async def on_hello(self, fields: dict[str, Any]) -> None:
-        messages = await self._db(self._hello, fields.get("round_id"), fields.get("last_seq"))
+        try:
+            messages = await self._db(self._hello, fields.get("round_id"), fields.get("last_seq"))
+        except Revoked as refused:
+            await self._refuse(*refused.args)
+            return
         await self._send_all(messages)
 
     async def on_resync(self, fields: dict[str, Any]) -> None:
-        await self._send_all(await self._db(self._hello, None, None))
+        await self.on_hello({})
 
     async def on_action(self, fields: dict[str, Any]) -> None:
         reply = await self._db(self._act, fields)
@@ -226,6 +240,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Group message: something changed in the room; send this viewer what is new."""
+        if self.user.pk in message.get("revoked", ()):
+            # No longer a member of the room's club: the seat is gone, and so is the view.
+            await self._refuse(CLOSE_REVOKED, "not_member", "you are no longer in this club")
+            return
         messages = self._from_notification(message)
         if messages is None:
             messages = await self._db(self._changes)
@@ -351,7 +369,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _hello(self, round_id: int | None, last_seq: int | None) -> list[dict[str, Any]]:
         """Catch a (re)connecting client up: exactly the events after ``last_seq`` of its round
-        if it has that round and not too much is missing, else a fresh snapshot."""
+        if it has that round and not too much is missing, else a fresh snapshot. Membership is
+        checked again (a revocation notice may have been lost with Redis)."""
+        refused = self._admit()
+        if refused is not None:
+            raise Revoked(*refused)
         self._refresh_seat()
         self.greeted = True
         messages = self._table_if_changed()

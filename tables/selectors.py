@@ -27,14 +27,15 @@ def rooms_for_lobby(user: Any) -> QuerySet[Room]:
     )
 
 
+def is_active_member(user: Any, club_id: int) -> bool:
+    return Membership.objects.filter(
+        club_id=club_id, user=user, status=Membership.Status.ACTIVE, user__is_active=True
+    ).exists()
+
+
 def user_can_watch(user: Any, room: Room) -> bool:
     """Spectators: active members of the room's club, when the room allows spectators."""
-    return (
-        room.allow_spectators
-        and Membership.objects.filter(
-            club_id=room.club_id, user=user, status=Membership.Status.ACTIVE
-        ).exists()
-    )
+    return room.allow_spectators and is_active_member(user, room.club_id)
 
 
 def seat_of(room_id: int, user: Any) -> Seat | None:

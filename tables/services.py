@@ -39,6 +39,10 @@ from tables.signals import round_finished
 
 log = logging.getLogger(__name__)
 
+PLAYER_LEFT = "player_left"
+"""``Match.end_reason`` when a seated player stood up during the match."""
+LEFT_CLUB = "left_club"
+"""``Match.end_reason`` when a seated player stopped being a member of the club."""
 AUTO_PLAY_AFTER_TIMEOUTS = 2
 """Timeouts in a row after which a seat goes into 托管 (brief, issue 5)."""
 AUTO_PLAY_DELAY_S = 1.0
@@ -131,6 +135,7 @@ def notify_room(
     *,
     table: bool = True,
     round_update: Callable[[], dict[str, Any]] | None = None,
+    revoke: int | None = None,
 ) -> None:
     """Tell the room's sockets, after the commit, what changed: one notification per room and
     transaction (a ``ready`` that deals a round sends one message, not two).
@@ -144,13 +149,20 @@ def notify_room(
     server-side, like the database; what leaves the server is still one viewer's redaction,
     picked by the socket of that viewer. A lost or out-of-order notification is repaired from
     the database (the socket sees a gap) or by the client's ``resync``.
+
+    ``revoke``: a user who may no longer be at the room (they left the club): their sockets
+    there close (:func:`member_lost`).
     """
+    revoked = set() if revoke is None else {revoke}
     pending = _pending_notification(room_id)
     if pending is not None:
         pending.table = pending.table or table
         pending.round_update = round_update or pending.round_update
+        pending.revoked |= revoked
         return
-    transaction.on_commit(_RoomNotification(room_id, table=table, round_update=round_update))
+    transaction.on_commit(
+        _RoomNotification(room_id, table=table, round_update=round_update, revoked=revoked)
+    )
 
 
 @dataclass
@@ -160,11 +172,14 @@ class _RoomNotification:
     room_id: int
     table: bool
     round_update: Callable[[], dict[str, Any]] | None
+    revoked: set[int] = field(default_factory=set)
 
     def __call__(self) -> None:
         from tables import selectors
 
         message: dict[str, Any] = {"type": "table.update", "table": None}
+        if self.revoked:
+            message["revoked"] = sorted(self.revoked)
         try:
             if self.table:
                 room = Room.objects.filter(pk=self.room_id).first()
@@ -385,15 +400,47 @@ def seat_leave(*, room: Room, user: Any) -> None:
     def run() -> None:
         locked = _lock_room(room.pk)
         seat = Seat.objects.filter(room=locked, user=user).first()
-        if seat is None:
-            return
-        _end_match(locked, reason="player_left")
-        seat.delete()
-        if not Seat.objects.filter(room=locked, is_bot=False).exists():
-            Seat.objects.filter(room=locked, is_bot=True).delete()
-        notify_room(locked.pk)
+        if seat is not None:
+            _stand_up(locked, seat, reason=PLAYER_LEFT)
 
     _with_retries(run)
+
+
+def _stand_up(room: Room, seat: Seat, *, reason: str) -> None:
+    """``seat`` leaves the locked ``room``: a match in play ends (its round voided, spec README
+    item 1) with ``reason``; the bots stand up too when no human is left."""
+    _end_match(room, reason=reason)
+    seat.delete()
+    if not Seat.objects.filter(room=room, is_bot=False).exists():
+        Seat.objects.filter(room=room, is_bot=True).delete()
+    notify_room(room.pk)
+
+
+def member_lost(*, club_id: int, user_id: int) -> list[int]:
+    """A user is no longer an active member of a club (left it, was removed, or the account was
+    closed): they stand up from every table of the club as a player who leaves does, and every
+    socket of theirs at the club's tables — seat or spectator — is closed (issue 14, item 8).
+    Returns the rooms they were seated at. Idempotent."""
+    if Membership.objects.filter(
+        club_id=club_id, user_id=user_id, status=Membership.Status.ACTIVE, user__is_active=True
+    ).exists():
+        return []  # still (or again) a member
+    rooms = list(Room.objects.filter(club_id=club_id).values_list("pk", flat=True))
+    seated = list(
+        Seat.objects.filter(room_id__in=rooms, user_id=user_id).values_list("room_id", flat=True)
+    )
+    for room_id in seated:
+
+        def run(room_id: int = room_id) -> None:
+            locked = _lock_room(room_id)
+            seat = Seat.objects.filter(room=locked, user_id=user_id).first()
+            if seat is not None:
+                _stand_up(locked, seat, reason=LEFT_CLUB)
+
+        _with_retries(run)
+    for room_id in rooms:
+        notify_room(room_id, table=room_id in seated, revoke=user_id)
+    return seated
 
 
 def seat_set_ready(*, room: Room, user: Any, ready: bool = True) -> Seat:
@@ -1156,12 +1203,8 @@ def seat_remove(*, room: Room, actor: Any, index: int, reason: str = "") -> None
         if seat is None:
             raise TableError("nobody sits there", code="seat_empty")
         who = "bot" if seat.is_bot else str(seat.user)
-        _end_match(locked, reason=PLAYER_REMOVED)
-        seat.delete()
-        if not Seat.objects.filter(room=locked, is_bot=False).exists():
-            Seat.objects.filter(room=locked, is_bot=True).delete()
+        _stand_up(locked, seat, reason=PLAYER_REMOVED)
         _log_on_room(locked, actor, f"removed {who} from seat {index}: {reason}".strip(": "))
-        notify_room(locked.pk)
 
     _with_retries(run)
 

@@ -91,6 +91,55 @@ async def test_a_member_without_a_seat_watches_only_if_the_room_allows_spectator
     await comm.disconnect()
 
 
+async def test_a_player_who_leaves_the_club_is_stood_up_and_disconnected(
+    playing: Round, players: list[Any], make_user: Any
+) -> None:
+    """Issue 14, item 8: a member who left kept playing (and was paid); a removed spectator
+    kept receiving the game."""
+    from accounts import services as accounts
+    from accounts.models import Membership
+    from tables.models import Match, Seat
+
+    room = playing.match.room
+
+    @sync_to_async
+    def watcher_of_the_club() -> Any:
+        user = make_user("watcher")
+        Membership.objects.create(club=room.club, user=user)
+        return user
+
+    watcher = await watcher_of_the_club()
+    leaver, stayer = players[2], players[1]
+    sockets = {}
+    for user in (leaver, stayer, watcher):
+        sockets[user.pk], _ = await connect(room.pk, user)
+        await send(sockets[user.pk], {"type": "hello"})
+        await until(sockets[user.pk], "snapshot")
+
+    @sync_to_async
+    def leave_and_remove() -> None:
+        mine = Membership.objects.get(club=room.club, user=leaver)
+        accounts.membership_remove(actor=leaver, membership=mine)
+        theirs = Membership.objects.get(club=room.club, user=watcher)
+        accounts.membership_remove(actor=players[0], membership=theirs)  # the owner
+
+    await leave_and_remove()
+    for user in (leaver, watcher):
+        error = await until(sockets[user.pk], "error")
+        assert error["code"] == "not_member"
+        assert (await sockets[user.pk].receive_output(timeout=5))["type"] == "websocket.close"
+    decision = await until(sockets[stayer.pk], "decision")  # the round is voided for the others
+    assert decision["status"] == "aborted"
+    assert not await sync_to_async(Seat.objects.filter(room=room, user=leaver).exists)()
+    match = await sync_to_async(Match.objects.get)(pk=playing.match_id)
+    assert match.end_reason == services.LEFT_CLUB
+    # And they cannot come back in.
+    again, _ = await connect(room.pk, leaver)
+    assert json.loads(await again.receive_from())["code"] == "not_allowed"
+    for comm in (*sockets.values(), again):
+        await comm.disconnect()
+
+
 async def test_hello_gets_the_table_and_a_snapshot_of_its_own_seat(
     playing: Round, players: list[Any]
 ) -> None:

@@ -281,3 +281,19 @@ def test_a_state_cached_by_a_rolled_back_move_is_never_served(playing: Round) ->
     served = services.load_state(fresh(rnd))
     assert gameplay.dump_state(served) == gameplay.dump_state(services.replay_state(fresh(rnd)))
     assert gameplay.dump_state(served) != gameplay.dump_state(rolled_back)
+
+
+def test_a_closed_account_stands_up_from_its_clubs_tables(
+    playing: Round, players: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        players[3].is_active = False
+        players[3].save()
+    assert not Seat.objects.filter(user=players[3]).exists()
+    assert fresh(playing).status == Round.Status.ABORTED
+    assert Match.objects.get(pk=playing.match_id).end_reason == services.LEFT_CLUB
+
+
+def test_a_member_who_stays_keeps_the_seat(playing: Round, players: list[Any]) -> None:
+    assert services.member_lost(club_id=playing.match.room.club_id, user_id=players[1].pk) == []
+    assert Seat.objects.filter(user=players[1]).exists()
