@@ -418,8 +418,8 @@ def leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
         hidden = {
             "draw": others and "tile" in event,
             "dealt": others and "tiles" in event,
-            "claim_answered": others,
-            "treasure_seen": others,
+            "claim_answered": True,  # answers are not events any more
+            "treasure_seen": others and "tile" in event,
             "claim_window": "asked" in event,
             "meld": others and "tiles" in meld and meld.get("concealed"),
             "discard": others and event.get("face_down") and "tile" in event,

@@ -88,6 +88,9 @@ class DatabaseUrl:
             options: dict[str, object] = dict(self.options or {})
             options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
             config["OPTIONS"] = options
+            # Django then has the pool test a connection before handing it out, so that after a
+            # PostgreSQL restart the dead ones are replaced instead of failing a request each.
+            config["CONN_HEALTH_CHECKS"] = True
         if self.engine.endswith("sqlite3"):
             # WAL and a busy timeout let the ASGI server, Celery and tests share one file.
             config["OPTIONS"] = {

@@ -16,7 +16,6 @@ from typing import Any
 
 from rules.engine.core import legal_actions, variant_of
 from rules.engine.events import (
-    ClaimAnswered,
     ClaimWindowOpened,
     Dealt,
     Discarded,
@@ -35,11 +34,14 @@ from rules.tiles import tile_name
 Viewer = int | None
 
 
-def event_for(event: Event, viewer: Viewer) -> dict[str, Any] | None:
-    """``event`` as ``viewer`` may see it, or None when they are not told of it at all."""
+def event_for(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """``event`` as ``viewer`` may see it. Every viewer is told of every event (redacted), so
+    that the numbering of the events has no gap that would say something happened out of sight
+    (issue 14, item 7)."""
     data = event.to_json()
-    if isinstance(event, ClaimAnswered | TreasureSeen):
-        return data if viewer == event.seat else None
+    if isinstance(event, TreasureSeen) and viewer != event.seat:
+        del data["tile"]  # that a ting seat looked at the treasure is public; what it saw is not
+        return data
     if isinstance(event, Dealt) and viewer != event.seat:
         return {"kind": event.kind, "seat": event.seat, "count": len(event.tiles)}
     if _hides_tile(event, viewer):

@@ -364,7 +364,7 @@ def unsettled_rounds(
             ended_at__lt=moment - timedelta(seconds=grace_s),
         )
         .exclude(settlement_failure__next_attempt_at__gt=moment)
-        .order_by("ended_at")
+        .order_by("ended_at", "pk")
         .values_list("pk", flat=True)[: limit or SWEEP_WINDOW]
     )
 

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
 from tables import gameplay, presence, protocol, selectors, services
 from tables.models import Room, Round
@@ -198,7 +199,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._reply_error(exc.code, str(exc))
             return
         handler = getattr(self, f"on_{message.type}")
-        await handler(message.fields)
+        try:
+            await handler(message.fields)
+        except DatabaseError as exc:
+            # PostgreSQL restarting (issue 14, item 4): the move was not made (its transaction
+            # rolled back); the client may send it again with the same id, and resyncs.
+            log.warning("table %s: database unavailable: %s", self.room_id, exc)
+            extra = {}
+            if "client_action_id" in message.fields:
+                extra["client_action_id"] = str(message.fields["client_action_id"])
+            await self._reply_error("unavailable", "the server is busy; try again", **extra)
 
     async def _reply_error(self, code: str, message: str, **extra: Any) -> None:
         self.refused += 1
@@ -246,7 +256,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         messages = self._from_notification(message)
         if messages is None:
-            messages = await self._db(self._changes)
+            try:
+                messages = await self._db(self._changes)
+            except DatabaseError as exc:  # the next notification or the client's resync repairs
+                log.warning("table %s: database unavailable: %s", self.room_id, exc)
+                return
         await self._send_all(messages)
 
     def _from_notification(self, message: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -289,21 +303,33 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 return None
             self._begin(update["round_id"], last_seq=update["last_seq"], status=update["status"])
             return [update["snapshots"][gameplay.viewer_key(self.seat)]]
-        if update["round_id"] != self.round_id:
+        if update["round_id"] != self.round_id or not self._seat_is_still_mine(update):
             return None
+        frames = update["views"][gameplay.viewer_key(self.seat)]["frames"]
+        if update["last_seq"] == update["prev_seq"]:
+            # No event: a seat's own new decision after a pass (nobody else is shown anything).
+            if update["last_seq"] != self.cursor:
+                return None if update["last_seq"] > self.cursor else []
+            return [frame["decision"] for frame in frames]
         if update["last_seq"] <= self.cursor:
             return []  # already sent (a resync or a reordered notification got there first)
-        if update["prev_seq"] != self.cursor or not self._seat_is_still_mine(update):
+        if update["prev_seq"] != self.cursor:
             return None
-        view = update["views"][gameplay.viewer_key(self.seat)]
-        return self._advance(
-            update["round_id"],
-            view["events"],
-            prev_seq=self.last_visible,
-            last_seq=update["last_seq"],
-            status=update["status"],
-            decision=view["decision"],
-        )
+        messages: list[dict[str, Any]] = []
+        for frame in frames:
+            for seq, payload in frame["events"]:
+                messages.append(
+                    protocol.event(
+                        round_id=update["round_id"],
+                        seq=seq,
+                        prev_seq=self.last_visible,
+                        payload=payload,
+                    )
+                )
+                self.last_visible = seq
+            messages.append(frame["decision"])
+        self.cursor, self.round_status = update["last_seq"], update["status"]
+        return messages
 
     def _begin(self, round_id: int, *, last_seq: int, status: str) -> None:
         """This socket now shows round ``round_id`` from a snapshot taken at ``last_seq``."""

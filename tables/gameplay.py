@@ -124,6 +124,12 @@ def apply(state: Any, action: Any) -> tuple[Any, list[Any]]:
     return new_state, list(events)
 
 
+def apply_staged(state: Any, action: Any) -> list[tuple[Any, list[Any]]]:
+    """``apply`` cut into the stages the others must be shown one by one (``rules.engine.
+    apply_staged``: a claim window nobody was asked in is shown on its own)."""
+    return [(stage, list(events)) for stage, events in _engine().apply_staged(state, action)]
+
+
 @dataclass(frozen=True)
 class RoundKey:
     """A state's cache key: the round, its version, and the last action that reached it.

@@ -6,6 +6,7 @@ Everything a socket sends is built here from the database (the truth) and redact
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, QuerySet
@@ -123,30 +124,44 @@ def _iso(value: Any) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def decision_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]:
+def decision_message(
+    rnd: Round,
+    state: Any,
+    seat: int | None,
+    *,
+    token: int | None = None,
+    deadline: bool = True,
+) -> dict[str, Any]:
     """``decision``: what this viewer must decide now and until when.
 
     Whose turn it is is public; who may claim a discard is not (it would tell the others what a
     hand holds), so in a claim window only the seats asked see a deadline and their choices.
+    ``version`` (and ``decision_version``, the same) is the decision's token (the number of the
+    last event before it, ``token`` or the round's ``decision_version``): a client sends it
+    back with an action; the state's own version counts every pass and stays on the server.
+    ``deadline``: False for a frame of a stage already gone (the round has moved on).
     """
     in_play = rnd.status == Round.Status.PLAYING  # a voided (aborted) round offers nothing
     legal = [] if seat is None or not in_play else gameplay.legal_actions(state, seat)
     phase = gameplay.phase_kind(state)
     turn_seat = state.phase.seat if phase == "turn" else None
-    show_clock = phase == "turn" or bool(legal)
+    show_clock = deadline and in_play and (phase == "turn" or bool(legal))
+    version = rnd.decision_version if token is None else token
+    view = gameplay.seat_view(state, seat)
+    view["version"] = version
     return {
         "type": "decision",
         "round_id": rnd.pk,
-        "status": rnd.status,
-        "version": rnd.version,
-        "decision_version": rnd.decision_version,
+        "status": rnd.status if deadline else Round.Status.PLAYING,
+        "version": version,
+        "decision_version": version,
         "phase": phase,
         "turn_seat": turn_seat,
-        "deadline": _iso(rnd.deadline) if show_clock and in_play else None,
+        "deadline": _iso(rnd.deadline) if show_clock else None,
         "legal_actions": [gameplay.action_json(a) for a in legal],
         # The whole redacted table after this batch, so a client can redraw from it without
         # re-implementing the rules; events stay the record (log, animation, seq).
-        "view": gameplay.seat_view(state, seat),
+        "view": view,
     }
 
 
@@ -161,7 +176,7 @@ def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
         "round_number": rnd.number,
         "status": rnd.status,
         "seq": rnd.last_seq,
-        "version": rnd.version,
+        "version": rnd.decision_version,
         "seat": seat,
         "commitment": rnd.commitment,
         # The seed is secret until the round has ended (then anyone may check the commitment);
@@ -189,27 +204,56 @@ def visible_events(
     return out
 
 
+@dataclass(frozen=True)
+class Frame:
+    """What every viewer is shown at once after a write: some events (``(seq, views)`` rows),
+    then the decision of ``state``. A write makes several frames when the engine cut it into
+    stages (a claim window nobody was asked in is shown on its own, issue 14 item 7). ``last``:
+    the frame that ends the write (its decision carries the deadline)."""
+
+    state: Any
+    rows: list[tuple[int, dict[str, Any]]]
+    token: int
+    last: bool = False
+
+
 def round_update(
     rnd: Round,
     state: Any,
-    rows: list[tuple[int, dict[str, Any]]],
+    frames: list[Frame],
     *,
     prev_seq: int,
     seat_users: list[int | None],
+    actors: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    """A move's notification (``table.update`` ``round``): for every viewer, the events of
-    ``rows`` it may see and its next ``decision``, built once by the writer from the state it
-    holds, so that the room's sockets do not read the database after a move.
+    """A move's notification (``table.update`` ``round``): for every viewer, its frames —
+    the events of each frame it may see and the decision that follows — built once by the
+    writer from the states it holds, so that the room's sockets do not read the database after
+    a move.
 
-    ``prev_seq``/``last_seq`` bound the batch: a socket whose stream is not at ``prev_seq`` (it
+    Every viewer gets the same frames (each its own redaction): whether someone could claim a
+    discard changes nothing the others are shown. A seat that acted without any event (a pass
+    in a claim window still open) gets its own decision alone; nobody else hears of it.
+
+    ``prev_seq``/``last_seq`` bound the update: a socket whose stream is not at ``prev_seq`` (it
     missed or reordered a notification) reads the database instead. ``seat_users``: who held
     each seat when the move was committed; a socket uses a seat's view only for that user.
     """
     views: dict[str, Any] = {}
     for seat in gameplay.VIEWERS:
         key = gameplay.viewer_key(seat)
-        events = [[seq, v[key]] for seq, v in rows if v.get(key) is not None]
-        views[key] = {"events": events, "decision": decision_message(rnd, state, seat)}
+        shown = [
+            {
+                "events": [[seq, v[key]] for seq, v in frame.rows],
+                "decision": decision_message(
+                    rnd, frame.state, seat, token=frame.token, deadline=frame.last
+                ),
+            }
+            for frame in frames
+        ]
+        if not shown and seat in actors:
+            shown = [{"events": [], "decision": decision_message(rnd, state, seat)}]
+        views[key] = {"frames": shown}
     return {
         "round_id": rnd.pk,
         "prev_seq": prev_seq,

@@ -35,6 +35,7 @@ from accounts.models import Club, Membership
 from tables import gameplay, presence
 from tables.models import ActionRecord, Match, Room, Round, RoundEvent, Seat
 from tables.room_options import room_options_validate
+from tables.selectors import Frame
 from tables.signals import round_finished
 
 log = logging.getLogger(__name__)
@@ -692,7 +693,10 @@ def _record(
         rnd.ended_at = timezone.now()
         return
     if previous is None or gameplay.decision_key(previous) != gameplay.decision_key(state):
-        rnd.decision_version = state.version
+        # The decision's token is the number of the last event before it, not the state's
+        # version: versions count every pass in a claim window and would tell the others how
+        # many seats were asked (issue 14, item 7); events are the same for every viewer.
+        rnd.decision_version = rnd.last_seq
         timeout = (
             room.turn_timeout_s if gameplay.phase_kind(state) == "turn" else room.claim_timeout_s
         )
@@ -757,9 +761,15 @@ class _Step:
 
 @dataclass
 class _Progress:
+    """What a write has done so far: the state, the events, the actions, and where the events
+    are cut into the frames the viewers are shown (``stages``: the state after each cut and the
+    number of events up to it; see :func:`tables.selectors.round_update`)."""
+
     state: Any
     events: list[Any] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    stages: list[tuple[Any, int]] = field(default_factory=list)
+    actors: set[int] = field(default_factory=set)
 
 
 def _commit_steps(
@@ -797,12 +807,13 @@ def _commit_steps(
     seats_changed = _update_seat_clocks(seats, steps)
     gameplay.cache_put(rnd.pk, progress.state, rnd.actions)
     ended = rnd.status == Round.Status.ENDED
-    if rows or seats_changed or ended:
-        # A pass that leaves a claim window open changes no event and nothing anyone sees.
+    if rows or seats_changed or ended or progress.actors:
+        # A pass that leaves a claim window open changes no event: only its seat is told (its
+        # own decision), nobody else hears of it (issue 14, item 7).
         notify_room(
             room.pk,
             table=seats_changed or ended,
-            round_update=_round_update_builder(rnd, progress.state, rows, seats, first_seq - 1),
+            round_update=_round_update_builder(rnd, progress, rows, seats, first_seq - 1),
         )
     if ended:
         _after_round(rnd, room)
@@ -817,18 +828,47 @@ def _seat_users(seats: Mapping[int, Seat]) -> list[int | None]:
 
 def _round_update_builder(
     rnd: Round,
-    state: Any,
+    progress: _Progress,
     rows: list[tuple[int, dict[str, Any]]],
     seats: Mapping[int, Seat],
     prev_seq: int,
 ) -> Callable[[], dict[str, Any]]:
-    """The move's per-viewer update, built later (after the commit) from values fixed now."""
+    """The move's per-viewer update, built later (after the commit) from values fixed now: its
+    frames (:func:`_frames`), and the seats that acted (each is shown its own new decision even
+    when nobody else is shown anything)."""
     from tables import selectors
 
     fixed, seat_users = copy.copy(rnd), _seat_users(seats)
+    frames = _frames(fixed, progress, rows, prev_seq)
+    actors = frozenset(progress.actors)
     return lambda: selectors.round_update(
-        fixed, state, rows, prev_seq=prev_seq, seat_users=seat_users
+        fixed,
+        progress.state,
+        frames,
+        prev_seq=prev_seq,
+        seat_users=seat_users,
+        actors=actors,
     )
+
+
+def _frames(
+    rnd: Round, progress: _Progress, rows: list[tuple[int, dict[str, Any]]], prev_seq: int
+) -> list[Frame]:
+    """The write's events cut at the engine's stages, each piece with the state that follows
+    it (the last one with the final state) and its decision token: what every viewer is shown,
+    frame by frame. A stage without events is nobody's frame (a pass in an open window)."""
+    frames: list[Frame] = []
+    done = 0
+    for state, count in progress.stages:
+        if count > done:
+            token = prev_seq + count
+            frames.append(Frame(state=state, rows=rows[done:count], token=token))
+            done = count
+    if frames:  # the last frame shows the round as the write left it, with its decision
+        frames[-1] = Frame(
+            state=progress.state, rows=frames[-1].rows, token=rnd.decision_version, last=True
+        )
+    return frames
 
 
 def _round_start_builder(
@@ -890,9 +930,12 @@ def _after_round(rnd: Round, room: Room) -> None:
 
 def _apply_steps(state: Any, steps: list[_Step], progress: _Progress) -> None:
     for step in steps:
-        progress.state, events = gameplay.apply(progress.state, step.action)
-        progress.events.extend(events)
+        for stage, events in gameplay.apply_staged(progress.state, step.action):
+            progress.events.extend(events)
+            progress.stages.append((stage, len(progress.events)))
+            progress.state = stage
         progress.actions.append(gameplay.action_json(step.action))
+        progress.actors.add(step.seat)
 
 
 Chooser = Callable[[Any, int], Any]
@@ -966,7 +1009,7 @@ def round_apply_action(
 
 def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
     return ActionOutcome(
-        ok=False, version=rnd.version, seq=rnd.last_seq, code=code, message=message
+        ok=False, version=rnd.decision_version, seq=rnd.last_seq, code=code, message=message
     )
 
 
@@ -998,7 +1041,7 @@ def _decide(
     steps = [_Step(seat=seat, action=action, source="player")]
     _apply_steps(state, steps, progress)
     _commit_steps(rnd, state, steps, progress, seats=seats)
-    return ActionOutcome(ok=True, version=rnd.version, seq=rnd.last_seq)
+    return ActionOutcome(ok=True, version=rnd.decision_version, seq=rnd.last_seq)
 
 
 def round_timeout(*, round_id: int, decision_version: int, now: datetime | None = None) -> bool:

@@ -26,7 +26,7 @@ from rules.engine.actions import (
     SpecialKong,
     action_from_json,
 )
-from rules.engine.core import apply, legal_actions, new_round, seats_to_act
+from rules.engine.core import apply, apply_staged, legal_actions, new_round, seats_to_act
 from rules.engine.events import Event
 from rules.engine.persist import state_from_json, state_to_json
 from rules.engine.state import RoundResult, RoundState
@@ -52,6 +52,7 @@ __all__ = [
     "SpecialKong",
     "action_from_json",
     "apply",
+    "apply_staged",
     "legal_actions",
     "new_round",
     "seats_to_act",

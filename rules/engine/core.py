@@ -14,7 +14,8 @@ they never change their input.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, get_args
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
 from rules.engine.actions import (
     Action,
@@ -29,7 +30,6 @@ from rules.engine.actions import (
     SelfDrawWin,
 )
 from rules.engine.events import (
-    ClaimAnswered,
     ClaimWindowOpened,
     Dealt,
     DiceRolled,
@@ -72,6 +72,16 @@ if TYPE_CHECKING:
     from rules.variants.base import Variant
 
 SEATS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class StageEnd(Event):
+    """Not an event of the round: inside one ``apply``, the end of a stage the others must be
+    shown on its own, with the round as it stood then (``state``): a claim window nobody was
+    asked in. :func:`apply` drops it; :func:`apply_staged` cuts there."""
+
+    state: RoundState
+    kind: ClassVar[str] = "stage_end"
 
 
 _variants: dict[str, Variant] = {}
@@ -624,8 +634,6 @@ def open_claims(
         if offers:
             asked.append(seat)
             all_offers[seat] = tuple(offers)
-    if not asked:
-        return None
     phase = ClaimPhase(
         kind="rob_kong" if kind == "rob_kong" else "claims",
         discarder=discarder,
@@ -639,6 +647,11 @@ def open_claims(
             discarder=discarder, tile=tile, asked=tuple(asked), rob_kong=kind == "rob_kong"
         )
     )
+    if not asked:
+        # Announced all the same, and closed at once: the others see the same window whether
+        # or not someone could claim (issue 14, item 7). The web layer shows it on its own.
+        out.append(StageEnd(state=replace(state, phase=phase)))
+        return None
     return replace(state, phase=phase)
 
 
@@ -647,7 +660,6 @@ def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
     assert isinstance(phase, ClaimPhase)
     answers = list(phase.answers)
     answers[action.seat] = action
-    out.append(ClaimAnswered(seat=action.seat, answer=action.kind))
     state = variant_of(state).on_claim_answered(state, phase, action)
     phase = replace(phase, answers=tuple(answers))
     state = replace(state, phase=phase)
@@ -1055,6 +1067,31 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     ``RoundOver``)."""
     if isinstance(state.phase, EndedPhase):
         raise RoundOver("the round is over")
+    state, out = _apply_with_stages(state, action)
+    return state, [e for e in out if type(e) is not StageEnd]
+
+
+def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, list[Event]]]:
+    """:func:`apply`, cut where the others must be shown the round on its way: ``[(state,
+    events), …]``, the last pair being ``apply``'s own result. A claim window nobody was asked
+    in is a stage of its own (the window open, then the rest), so that what the others are
+    shown after a discard does not depend on what anyone holds (issue 14, item 7)."""
+    if isinstance(state.phase, EndedPhase):
+        raise RoundOver("the round is over")
+    final, out = _apply_with_stages(state, action)
+    stages: list[tuple[RoundState, list[Event]]] = []
+    current: list[Event] = []
+    for event in out:
+        if isinstance(event, StageEnd):
+            stages.append((event.state, current))
+            current = []
+        else:
+            current.append(event)
+    stages.append((final, current))
+    return stages
+
+
+def _apply_with_stages(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     legal = _legal(state, action.seat)
     # The offered object itself (what bots and the web layer usually send back) is found by
     # identity in C; only another equal object needs the dataclass ``__eq__`` scan.

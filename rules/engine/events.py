@@ -121,22 +121,19 @@ class Discarded(Event):
 
 @dataclass(frozen=True, slots=True)
 class ClaimWindowOpened(Event):
-    """Seats in ``asked`` must answer; only each asked seat is told it is asked."""
+    """A claim window on a discard (or on an added kong, ``rob_kong``). Seats in ``asked`` must
+    answer; only each asked seat is told it is asked.
+
+    It opens after every discard that the rules let anyone claim, and on every added kong that
+    may be robbed, even when nobody holds a claim (``asked`` empty: it closes at once). The
+    others must not learn what the hands hold from whether a window opened (issue 14, item 7).
+    Answers are not events: they would tell the others, one by one, how many were asked."""
 
     discarder: int
     tile: Tile
     asked: tuple[int, ...]
     rob_kong: bool = False
     kind: ClassVar[str] = "claim_window"
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimAnswered(Event):
-    """A seat's answer in a window (told to that seat only until the window resolves)."""
-
-    seat: int
-    answer: str
-    kind: ClassVar[str] = "claim_answered"
 
 
 @dataclass(frozen=True, slots=True)

@@ -726,7 +726,10 @@ const EVENT_TEXT = {
   kong_robbed: (e) => interpolate(_("%s 抢了 %s 的杠"), [seatName(e.robber), seatName(e.konger)]),
   treasure_placed: (e) => (e.change ? _("换宝") : _("定宝")),
   flower: (e) => interpolate(_("%s 补花 %s"), [seatName(e.seat), tileLabel(e.tile)]),
-  treasure_seen: (e) => interpolate(_("你看到宝牌 %s"), [tileLabel(e.tile)]),
+  treasure_seen: (e) =>
+    e.tile
+      ? interpolate(_("你看到宝牌 %s"), [tileLabel(e.tile)])
+      : interpolate(_("%s 看了宝牌"), [seatName(e.seat)]),
   round_ended: () => _("本盘结束"),
   table_dissolved: (e) => interpolate(_("%s 解散了牌桌：%s"), [e.by, e.reason]),
 };

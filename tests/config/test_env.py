@@ -114,6 +114,7 @@ def test_production_settings_pass_the_deploy_check_without_warnings():
 def test_postgres_gets_a_connection_pool_and_sqlite_does_not():
     postgres = parse_database_url("postgres://root@127.0.0.1/q", base_dir=BASE_DIR)
     assert postgres.as_django(pool_size=20)["OPTIONS"]["pool"]["max_size"] == 20
+    assert postgres.as_django(pool_size=20)["CONN_HEALTH_CHECKS"] is True  # pooled ones checked
     assert "OPTIONS" not in postgres.as_django(pool_size=0)
     sqlite = parse_database_url("sqlite:///var/x.sqlite3", base_dir=BASE_DIR)
     assert "pool" not in sqlite.as_django(pool_size=20)["OPTIONS"]

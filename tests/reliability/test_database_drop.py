@@ -60,11 +60,11 @@ def _drop_before_storing_events(monkeypatch: pytest.MonkeyPatch, times: int) -> 
     store_events = services._store_events
     dropped: list[int] = []
 
-    def store_after_the_drop(*args: Any, **kwargs: Any) -> None:
+    def store_after_the_drop(*args: Any, **kwargs: Any) -> Any:
         if len(dropped) < times:
             dropped.append(1)
             _terminate_this_connection()
-        store_events(*args, **kwargs)
+        return store_events(*args, **kwargs)
 
     monkeypatch.setattr(services, "_store_events", store_after_the_drop)
     return dropped

@@ -76,11 +76,34 @@ def test_it_rejects_a_claim_when_there_is_no_discard() -> None:
 
 def test_the_next_seat_draws_when_nobody_can_claim() -> None:
     state, events = act_events(table(live="9m"), Discard(seat=0, tile=T("5z")))
-    assert not any(isinstance(e, ClaimWindowOpened) for e in events)
+    # The window is announced all the same, with nobody asked (issue 14, item 7).
+    windows = [e for e in events if isinstance(e, ClaimWindowOpened)]
+    assert [w.asked for w in windows] == [()]
     assert state.phase == TurnPhase(seat=1, drawn=True, source="draw")
     assert state.seats[1].drawn == T("9m")
     assert any(isinstance(e, Drew) and e.seat == 1 for e in events)
     assert state.version == 1
+
+
+def test_an_empty_window_is_a_stage_of_its_own() -> None:
+    """``apply_staged`` cuts after the empty window: the web layer shows the others the same
+    frames after every discard, whether or not someone could claim."""
+    from rules.engine import apply_staged
+
+    empty = apply_staged(table(live="9m"), Discard(seat=0, tile=T("5z")))
+    assert [[e.kind for e in events] for _state, events in empty] == [
+        ["discard", "claim_window"],
+        ["turn_started", "draw"],
+    ]
+    window_state, _ = empty[0]
+    assert isinstance(window_state.phase, ClaimPhase)
+    assert window_state.phase.asked == ()
+    asked = apply_staged(table(), Discard(seat=0, tile=T("4m")))
+    assert len(asked) == 1
+    assert [e.kind for e in asked[0][1]] == ["discard", "claim_window"]
+    final, events = apply(table(live="9m"), Discard(seat=0, tile=T("5z")))
+    assert empty[-1][0] == final
+    assert [e for _s, ev in empty for e in ev] == events
 
 
 def test_only_seats_with_a_claim_are_asked() -> None:

@@ -79,21 +79,23 @@ def eager_digest(variant: str) -> str:
 
 
 PINNED = {
+    # Re-pinned when claim windows became public on every claimable discard and answers stopped
+    # being events (issue 14, item 7); the legal actions and states were checked unchanged.
     "changchun": (
-        "e18e7117588b5ccd5a2b224f7c3366fa8bfc66a23a40061d50a951da70b434c9",
-        "411e593e2bdc9c6662db3bdcf1c886331a27b73056e0806de746b84d9832b818",
+        "2db7b2ef812b070e58d0c95816a06dd3175c7a1cc25531c0f00178458b65d7ea",
+        "386a62c55a95b60a46e8fd6788ad23b035d82da1cc50c3a127a30c876e7c6b52",
     ),
     "harbin": (
-        "348c08b882015ebe33bf775a8ebbc976b0d8820240b0ed7653be98f40916068c",
-        "f8725abc632473db82cd1c3141296a3c0e8208de6be9e73ed6b1a02eeb0dae70",
+        "6fd7ffc9a5805566b82a9e0364a7bd014ead5f9ef6750da8d27cf9131dd61ad9",
+        "2d3470a3cbce53d823fd1c30a71c8cea6570ac8ddf29dae9d24817aebb977bdf",
     ),
     "siping": (
-        "d30228d384cf258936357380f783867894cf241d67b5a5819488eb83d8b35b53",
-        "dd10ad753f478b758802caf5f094452e4c479d1f3c16cdc9a6e089188f3de4c2",
+        "365e870b6f781a5de72b0e8de738a179fc3758cf48b715a7f7b463fbe2cc926a",
+        "bc50e0179d6f31a495853bdf9e9de6005f0bbeaf13fdb82fc9c974b0f0db7e88",
     ),
     "taiyuan_lisi": (
-        "06a31c75ce080019ba9cda293c3954cd4e7715a33d2e6a705c652e39d83d6c3d",
-        "f0feca88cc3e43ceead2ae48f7e908d8e26f8c90b42538a01bbdc7b60b208e06",
+        "0347011d889daa6daf20799a0cfffdf5702bc10b27605d11aff0abd19313b126",
+        "893053ae543cb9c7f6c337103abb5e4a866ef65a719cd2af71018c96f4b54053",
     ),
 }
 

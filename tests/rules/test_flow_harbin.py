@@ -31,7 +31,7 @@ from rules.engine.events import (
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld
 from rules.simulate import simulate_rounds
-from rules.tiles import full_set
+from rules.tiles import full_set, tile_name
 from rules.variants import get_variant
 from rules.views import event_for, seat_view
 from rules.wall import seed_from_text
@@ -116,9 +116,9 @@ def test_the_ting_player_alone_sees_the_treasure_after_declaring() -> None:
     assert state.seats[1].waits == (T("6p"), T("9p"))
     seen = [e for e in events if isinstance(e, TreasureSeen)]
     assert seen == [TreasureSeen(seat=1, tile=T("5s"), version=1)]
-    assert event_for(seen[0], 1) is not None
+    assert event_for(seen[0], 1)["tile"] == tile_name(seen[0].tile)
     for viewer in (0, 2, 3, None):
-        assert event_for(seen[0], viewer) is None
+        assert "tile" not in event_for(seen[0], viewer)
         assert "tile" not in seat_view(state, viewer)["treasure"]
     assert seat_view(state, 1)["treasure"]["tile"] == "5s"
 

@@ -59,8 +59,9 @@ def check_event(event: Event, viewer: int | None, state: RoundState) -> None:
         assert ("tiles" in data) == (seat == viewer)
     if data["kind"] == "draw":
         assert ("tile" in data) == (seat == viewer)
-    if data["kind"] in ("treasure_seen", "claim_answered"):
-        assert seat == viewer
+    if data["kind"] == "treasure_seen":
+        assert ("tile" in data) == (seat == viewer)
+    assert data["kind"] != "claim_answered"  # answers are not events (issue 14, item 7)
     if data["kind"] == "claim_window":
         assert "asked" not in data
     if data["kind"] == "meld" and data["meld"].get("concealed"):
@@ -147,5 +148,7 @@ def test_the_treasure_tile_goes_only_to_the_ready_seat() -> None:
     name = tile_name(state.treasure.tile)
     assert any(d["kind"] == "treasure_seen" and d["tile"] == name for d in seen[0])
     for viewer in (1, 2, 3, None):
-        assert not any(d["kind"] == "treasure_seen" for d in seen[viewer])
+        # The others are told that seat 0 looked (it declared ting, a public fact), not what.
+        assert [d.get("seat") for d in seen[viewer] if d["kind"] == "treasure_seen"] == [0]
+        assert all("tile" not in d for d in seen[viewer] if d["kind"] == "treasure_seen")
         assert all("tile" not in d for d in seen[viewer] if d["kind"] == "treasure_placed")

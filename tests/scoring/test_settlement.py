@@ -279,9 +279,8 @@ def test_a_round_that_cannot_be_settled_does_not_block_the_others(
 
     match = make_match()
     rounds = [make_round(match, n) for n in (1, 2, 3)]
-    Round.objects.filter(pk__in=[r.pk for r in rounds]).update(
-        ended_at=timezone.now() - timedelta(minutes=5)
-    )
+    for minutes, rnd in zip((7, 6, 5), rounds, strict=True):  # the poisoned one is the oldest
+        Round.objects.filter(pk=rnd.pk).update(ended_at=timezone.now() - timedelta(minutes=minutes))
     poisoned = rounds[0].pk
     real_settle = services.settle_round
 

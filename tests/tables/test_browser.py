@@ -141,7 +141,7 @@ def _flowers_dealt(variant: str) -> int:
 def test_four_browsers_play_a_round_to_the_settlement(
     live_url: str, playing_room: Any, players: list[Any]
 ) -> None:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     room = playing_room
     flowers = _flowers_dealt(room.variant)
@@ -160,7 +160,8 @@ def test_four_browsers_play_a_round_to_the_settlement(
             pages.append(page)
         for index, page in enumerate(pages):
             page.locator(".seat-slot").nth(index).get_by_role("button").click()
-            page.wait_for_function(f"document.querySelectorAll('.seat-name').length > {index}")
+            # Locators, not wait_for_function: the page's CSP forbids the eval that one uses.
+            page.locator(".seat-name").nth(index).wait_for()
         for page in pages:
             page.get_by_role("button", name="准备", exact=True).click()
         for page in pages:
@@ -168,9 +169,7 @@ def test_four_browsers_play_a_round_to_the_settlement(
         if room.variant == "taiwan16":
             # 补花: every seat's flowers are shown to every player (taiwan16.md, *Play*).
             for page in pages:
-                page.wait_for_function(
-                    f"document.querySelectorAll('.flowers .tile.suit-f').length === {flowers}"
-                )
+                expect(page.locator(".flowers .tile.suit-f")).to_have_count(flowers)
             # Its 17/16-tile rounds are long for random clicks; playing one to the settlement
             # is the Changchun and Li-Si cases' job (and tests/tables/test_taiwan16.py's).
             browser.close()

@@ -45,8 +45,11 @@ def test_a_legal_action_appends_events_with_consecutive_seq(playing: Round) -> N
     outcome = act(playing, seat, first_legal(playing, seat))
     after = fresh(playing)
     assert outcome.ok
-    assert outcome.version == after.version == before.version + 1
+    assert after.version == before.version + 1
     assert after.last_seq > before.last_seq
+    # What the client is told is the decision's token (the last event before it), never the
+    # state's version, which counts every pass (issue 14, item 7).
+    assert outcome.version == after.decision_version == after.last_seq
     assert _seqs(after) == list(range(1, after.last_seq + 1))
     assert len(after.actions) == 1
 
