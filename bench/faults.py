@@ -3,26 +3,41 @@
     .venv/bin/python bench/faults.py worker    # kill -9 the ASGI worker every client is on
     .venv/bin/python bench/faults.py redis     # kill -9 Redis mid-round, start it again
     .venv/bin/python bench/faults.py celery    # kill -9 Celery while rounds are being settled
-    .venv/bin/python bench/faults.py all
+    .venv/bin/python bench/faults.py beat      # kill -9, then freeze (SIGSTOP), the clock
+    .venv/bin/python bench/faults.py postgres  # restart PostgreSQL mid-round
+    .venv/bin/python bench/faults.py all       # every scenario, in that order
 
-The stack, the database ``queyou_load`` and the clients are those of ``bench/ws_load.py``. Each
-scenario is bounded (fixed durations, every wait has a deadline) and exits non-zero when a check
-fails. The PostgreSQL connection drop during an action is a test
-(``tests/reliability/test_database_drop.py``), fast enough to run in CI.
+The stack and the clients are those of ``bench/ws_load.py``; the Celery worker and the clock run
+under the product's supervisor (config/supervisor.py), as ``make run`` runs them. The database
+``queyou_load`` lives in a private PostgreSQL cluster this script starts (``/tmp/queyou-faults-pg``,
+port 5499, trust auth) so that restarting it disturbs nobody else's database. Each scenario is
+bounded (fixed durations, every wait has a deadline) and exits non-zero when a check fails.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 
-import ws_load
-from ws_load import Player, SeatClient, Stack, Stats, log
+PG_DIR = Path("/tmp/queyou-faults-pg")
+PG_PORT = 5499
+os.environ.setdefault("QUEYOU_LOAD_PG", f"127.0.0.1:{PG_PORT}")
+os.environ.setdefault("QUEYOU_LOAD_REDIS_PORT", "6399")
+
+import ws_load  # noqa: E402  (reads QUEYOU_LOAD_PG)
+from ws_load import Player, SeatClient, Stack, Stats, log  # noqa: E402
 
 FAILURES: list[str] = []
 
@@ -82,7 +97,7 @@ async def play_with_fault(
 
 
 TRUTH: dict[int, tuple[int, int]] = {}
-"""room id -> (current round id, its version), read 3 s before the clients stop."""
+"""room id -> (current round id, its decision token), read 3 s before the clients stop."""
 
 
 def database_versions(tables: list[list[Player]]) -> dict[int, tuple[int, int]]:
@@ -94,7 +109,8 @@ def database_versions(tables: list[list[Player]]) -> dict[int, tuple[int, int]]:
     out = {}
     for players in tables:
         rnd = selectors.current_round(players[0].room_id)
-        out[players[0].room_id] = (0, 0) if rnd is None else (rnd.pk, rnd.version)
+        # The decision token (what a socket is told), not the state's version (docs/protocol.md).
+        out[players[0].room_id] = (0, 0) if rnd is None else (rnd.pk, rnd.decision_version)
     return out
 
 
@@ -221,8 +237,11 @@ def scenario_redis(tables: list[list[Player]]) -> None:
             f"reconnects, {stats.resyncs} resyncs, {stats.idle_hellos} idle hellos"
             f", errors {dict(stats.errors)}"
         )
-        check(stack.procs["celery"].poll() is None, "the Celery worker survived the broker loss")
-        check(all(stack.procs[f"asgi-{i}"].poll() is None for i in range(2)), "workers alive")
+        check(all(stack.procs[f"asgi-{i}"].poll() is None for i in range(2)), "web workers alive")
+        health = wait_healthy(stack, 60)
+        check(health.get("ok") is True, f"/healthz ok again (worker and clock beat): {health}")
+        restarts = {p.name: p.restarts for p in stack.supervisor.programs}
+        print(f"  supervisor restarts during the scenario: {restarts}")
         check_database(tables, stats, clients)
     finally:
         stack.stop()
@@ -289,15 +308,15 @@ def scenario_celery(tables: list[list[Player]]) -> None:
             limit = time.monotonic() + 120
             while not killed.is_set() and time.monotonic() < limit:
                 if ended and RoundSettlement.objects.filter(round_id__in=ended).exists():
-                    proc = stack.procs["celery"]
-                    pool = ws_load.children_of(proc.pid)
-                    for pid in [proc.pid, *pool]:
-                        with_suppress_kill(pid)
-                    proc.wait(timeout=10)
+                    pid = stack.pid_of("celery")
+                    assert pid is not None
+                    pool = ws_load.children_of(pid)
+                    for victim in [pid, *pool]:
+                        with_suppress_kill(victim)
                     n = RoundSettlement.objects.filter(round_id__in=ended).count()
                     log(
-                        f"kill -9 Celery (pid {proc.pid}, pool {pool}) with {len(ended)} rounds "
-                        f"ended and {n} settled"
+                        f"kill -9 Celery (pid {pid}, pool {pool}) with {len(ended)} rounds "
+                        f"ended and {n} settled; the supervisor restarts it"
                     )
                     killed.set()
                     return
@@ -309,9 +328,9 @@ def scenario_celery(tables: list[list[Player]]) -> None:
         watcher.join(timeout=130)
         settled_before = RoundSettlement.objects.filter(round_id__in=ended).count()
         check(killed.is_set(), "Celery was killed while rounds were still being settled")
-        log(f"all {len(ended)} rounds ended; {settled_before} settled; starting Celery again")
-        stack.start_celery()
-        limit = time.monotonic() + 150  # the beat sweeper runs every 60 s, 30 s grace
+        log(f"all {len(ended)} rounds ended; {settled_before} settled")
+        check(stack.program("celery").restarts >= 1, "the supervisor restarted the worker")
+        limit = time.monotonic() + 150  # the clock's settlement sweep: every 60 s, 30 s grace
         while time.monotonic() < limit:
             if RoundSettlement.objects.filter(round_id__in=ended).count() == len(ended):
                 break
@@ -344,16 +363,206 @@ def with_suppress_kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+# --- the clock --------------------------------------------------------------------------------
+
+
+def health(stack: Stack) -> dict[str, object]:
+    url = f"http://{ws_load.HOST}:{stack.ports[0]}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return dict(json.loads(response.read()))
+    except urllib.error.HTTPError as error:
+        return dict(json.loads(error.read()))
+    except OSError as error:
+        return {"ok": False, "error": repr(error)}
+
+
+def wait_healthy(stack: Stack, seconds: float) -> dict[str, object]:
+    limit = time.monotonic() + seconds
+    found = health(stack)
+    while found.get("ok") is not True and time.monotonic() < limit:
+        time.sleep(0.5)
+        found = health(stack)
+    return found
+
+
+def overdue_everywhere(room_ids: list[int], *, in_s: float) -> dict[int, tuple[int, int]]:
+    """Every round in play in these rooms gets a deadline ``in_s`` from now (and its seats'
+    timeout counts cleared, so no seat goes into 托管 and moves without the clock): round id ->
+    (version, decision token) now."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables import selectors
+    from tables.models import Round, Seat
+
+    now = timezone.now()
+    Seat.objects.filter(room_id__in=room_ids).update(consecutive_timeouts=0, auto_play=False)
+    out = {}
+    for room_id in room_ids:
+        rnd = selectors.current_round(room_id)
+        assert rnd is not None
+        assert rnd.status == Round.Status.PLAYING
+        Round.objects.filter(pk=rnd.pk).update(deadline=now + timedelta(seconds=in_s))
+        out[rnd.pk] = (rnd.version, rnd.decision_version)
+    return out
+
+
+def moved(before: dict[int, tuple[int, int]]) -> set[int]:
+    from django.db import close_old_connections
+
+    from tables.models import Round
+
+    close_old_connections()
+    now = dict(Round.objects.filter(pk__in=before).values_list("pk", "version"))
+    return {pk for pk, (version, _token) in before.items() if now.get(pk, version) != version}
+
+
+def wait_moved(before: dict[int, tuple[int, int]], seconds: float) -> tuple[set[int], float]:
+    start = time.monotonic()
+    done = moved(before)
+    while done != set(before) and time.monotonic() - start < seconds:
+        time.sleep(0.2)
+        done = moved(before)
+    return done, time.monotonic() - start
+
+
+def scenario_beat(tables: list[list[Player]]) -> None:
+    print("\n== the clock killed (kill -9), then frozen (SIGSTOP) ==", flush=True)
+    stack = Stack(workers=1)
+    stack.start()
+    try:
+        rooms = fresh_rounds(tables)
+        check(wait_healthy(stack, 60).get("ok") is True, "/healthz ok at the start")
+        # 1. kill -9: the supervisor starts another clock at once; deadlines keep passing.
+        killed = stack.kill("clock")
+        before = overdue_everywhere(rooms, in_s=1)
+        done, took = wait_moved(before, 20)
+        new_pid = stack.pid_of("clock")
+        log(f"kill -9 clock (pid {killed}); a new clock (pid {new_pid}); {len(done)} rounds moved")
+        check(new_pid not in (None, killed), "the supervisor started a new clock")
+        check(
+            done == set(before),
+            f"every round past its deadline moved, {took:.1f} s after the kill (deadline 1 s)",
+        )
+        # 2. SIGSTOP: alive but silent, as a stuck clock. /healthz must say so, the supervisor
+        # must replace it, and what fell due meanwhile must be acted on within seconds.
+        frozen = stack.kill("clock", signal.SIGSTOP)
+        before = overdue_everywhere(rooms, in_s=1)
+        stopped_at = time.monotonic()
+        time.sleep(13)
+        stale = health(stack)
+        log(f"SIGSTOP clock (pid {frozen}); 13 s later /healthz: {stale}")
+        check(stale.get("ok") is False, "/healthz reports the stopped clock (503)")
+        check(not moved(before), "nothing moved while the clock was frozen")
+        limit = time.monotonic() + 60
+        while stack.pid_of("clock") in (None, frozen) and time.monotonic() < limit:
+            time.sleep(0.2)
+        replaced = time.monotonic() - stopped_at
+        check(
+            stack.pid_of("clock") not in (None, frozen),
+            f"the supervisor replaced the silent clock after {replaced:.0f} s",
+        )
+        done, took = wait_moved(before, 30)
+        check(
+            done == set(before),
+            f"every round overdue during the freeze moved {took:.1f} s after the replacement",
+        )
+        check(took <= 10, "… within seconds (≤ 10 s, the new clock's start included)")
+        check(wait_healthy(stack, 30).get("ok") is True, "/healthz ok again")
+    finally:
+        stack.stop()
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+
+def _pg_bin(name: str) -> str:
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
+    if not versions:
+        raise SystemExit("PostgreSQL's server programs are not installed")
+    return str(versions[-1] / name)
+
+
+def _as_postgres(*args: str) -> None:
+    subprocess.run(
+        ["runuser", "-u", "postgres", "--", *args], check=True, stdout=subprocess.DEVNULL
+    )
+
+
+def private_postgres(action: str = "start") -> None:
+    """The scenarios' own PostgreSQL cluster (created on first use): ``start``, ``stop`` (an
+    immediate stop: every connection dies) or ``restart``."""
+    pg_ctl = [_pg_bin("pg_ctl"), "-D", str(PG_DIR), "-w"]
+    options = f"-p {PG_PORT} -k {PG_DIR} -c listen_addresses=127.0.0.1"
+    if action == "start":
+        if not (PG_DIR / "PG_VERSION").exists():
+            shutil.rmtree(PG_DIR, ignore_errors=True)
+            PG_DIR.mkdir(parents=True)
+            shutil.chown(PG_DIR, "postgres", "postgres")
+            _as_postgres(_pg_bin("initdb"), "-D", str(PG_DIR), "--auth=trust", "-U", "root")
+        if ws_load.port_open(PG_PORT):
+            return
+        _as_postgres(*pg_ctl, "-o", options, "-l", str(PG_DIR / "server.log"), "start")
+    elif action == "stop":
+        _as_postgres(*pg_ctl, "-m", "immediate", "stop")
+    else:
+        private_postgres("stop")
+        private_postgres("start")
+
+
+def scenario_postgres(tables: list[list[Player]]) -> None:
+    print("\n== PostgreSQL stopped mid-round (immediate) and started again 3 s later ==")
+    stack = Stack(workers=2)
+    stack.start()
+
+    def fault() -> None:
+        log("PostgreSQL: immediate stop (every connection dies)")
+        private_postgres("stop")
+        time.sleep(3)
+        private_postgres("start")
+        log("PostgreSQL is back")
+
+    try:
+        stats, clients = asyncio.run(
+            play_with_fault(
+                tables,
+                stack.ports,
+                seconds=55,
+                act_for=35,
+                fault_at=12,
+                fault=fault,
+                same_worker=False,
+            )
+        )
+        print(
+            f"  did: stopped PostgreSQL at 12 s for 3 s, played on to 35 s, quiet until 55 s; "
+            f"{len(stats.sent)} actions sent, {stats.retried} re-sent, {stats.reconnects} "
+            f"reconnects, {stats.resyncs} resyncs, errors {dict(stats.errors)}"
+        )
+        check(all(stack.procs[f"asgi-{i}"].poll() is None for i in range(2)), "web workers alive")
+        found = wait_healthy(stack, 60)
+        check(found.get("ok") is True, f"/healthz ok again: {found}")
+        check_database(tables, stats, clients)
+    finally:
+        stack.stop()
+
+
 SCENARIOS: dict[str, tuple[Callable[[list[list[Player]]], None], int, int]] = {
     # name: (scenario, first table, tables) — each uses its own rooms of the load database.
     "worker": (scenario_worker, 900, 4),
     "redis": (scenario_redis, 910, 4),
     "celery": (scenario_celery, 920, 6),
+    "beat": (scenario_beat, 930, 4),
+    "postgres": (scenario_postgres, 940, 4),
 }
 
 
 def main(argv: list[str]) -> int:
     names = list(SCENARIOS) if not argv or argv[0] == "all" else argv
+    if ws_load.PG.endswith(f":{PG_PORT}"):
+        private_postgres("start")
     ws_load.ensure_database()
     env = ws_load.server_env()
     ws_load.migrate(env)

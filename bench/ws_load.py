@@ -1,9 +1,11 @@
 """How many tables one machine holds: K tables of four websocket clients playing whole rounds.
 
 The whole production stack runs on loopback, started by this script: ``W`` uvicorn workers (each
-its own port: a client that loses its worker reconnects to the next one), a Celery worker with
-beat, our own ``redis-server`` (port 6391, no persistence: the machine's shared Redis is left
-alone) and the PostgreSQL database ``queyou_load`` on 127.0.0.1:5432 (created here). Settings are
+its own port: a client that loses its worker reconnects to the next one), a Celery worker and the
+clock (``manage.py clock``) kept running by the product's supervisor (config/supervisor.py), our
+own ``redis-server`` (port 6391, no persistence: the machine's shared Redis is left alone) and the
+PostgreSQL database ``queyou_load`` on 127.0.0.1:5432 (``QUEYOU_LOAD_PG`` overrides host:port;
+created here). Settings are
 the production ones (``DEBUG=0``, manifest static files, axes, real password hasher) except
 ``SECURE_SSL=0`` (no TLS on loopback).
 
@@ -68,7 +70,9 @@ PLOT_SVG = BASE_DIR / "docs" / "img" / "latency_vs_tables.svg"
 PY = sys.executable
 HOST = "127.0.0.1"
 DB_NAME = "queyou_load"
-REDIS_PORT = 6391
+PG = os.environ.get("QUEYOU_LOAD_PG", "127.0.0.1:5432")
+"""host:port of the PostgreSQL the stack uses (bench/faults.py runs a private one)."""
+REDIS_PORT = int(os.environ.get("QUEYOU_LOAD_REDIS_PORT", "6391"))
 FIRST_PORT = 8111
 PASSWORD = "load-test-password-7731"
 SECRET = "load-bench-secret-key-not-for-production-0123456789abcdefghijklmnop"
@@ -91,7 +95,7 @@ def server_env(*, db_name: str = DB_NAME, redis_port: int = REDIS_PORT) -> dict[
         SECURE_SSL="0",
         SECRET_KEY=SECRET,
         ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=f"postgres://root@127.0.0.1:5432/{db_name}",
+        DATABASE_URL=f"postgres://root@{PG}/{db_name}",
         REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -118,7 +122,7 @@ def wait_port(port: int, seconds: float = 30.0) -> None:
 def ensure_database(db_name: str = DB_NAME) -> None:
     import psycopg
 
-    with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres", autocommit=True) as conn:
+    with psycopg.connect(f"postgresql://root@{PG}/postgres", autocommit=True) as conn:
         found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (db_name,)).fetchone()
         if not found:
             conn.execute(f'CREATE DATABASE "{db_name}"')
@@ -152,6 +156,8 @@ class Stack:
     redis_port: int = REDIS_PORT
     first_port: int = FIRST_PORT
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    supervisor: Any = None
+    supervisor_stop: Any = None
 
     @property
     def ports(self) -> list[int]:
@@ -196,10 +202,45 @@ class Stack:
         wait_port(port)
 
     def start_celery(self) -> None:
-        args = [PY, "-m", "celery", "-A", "config", "worker", "--beat", "--concurrency", "1"]
-        args += ["--loglevel", "WARNING", "--schedule", str(VAR_DIR / "celerybeat-schedule")]
-        args += ["--without-heartbeat", "--without-gossip", "--without-mingle"]
-        self.procs["celery"] = subprocess.Popen(args, cwd=BASE_DIR, env=self.env())
+        """The Celery worker and the clock, kept running (restarted when they die or their
+        heartbeat goes stale) by the product's own supervisor, in a thread of this process."""
+        import threading
+
+        sys.path.insert(0, str(BASE_DIR))
+        from config.launcher import heartbeat_reader
+        from config.supervisor import Program, Supervisor
+
+        env = self.env()
+        worker = [PY, "-m", "celery", "-A", "config", "worker", "--concurrency", "1"]
+        worker += ["--loglevel", "WARNING", "--without-heartbeat", "--without-gossip"]
+        worker += ["--without-mingle"]
+        programs = [
+            Program("celery", worker, cwd=BASE_DIR, env=env, heartbeat="worker", stale_after_s=60),
+            Program(
+                "clock",
+                [PY, "manage.py", "clock"],
+                cwd=BASE_DIR,
+                env=env,
+                heartbeat="clock",
+                stale_after_s=30,
+            ),
+        ]
+        reader = heartbeat_reader(env["REDIS_URL"], env.get("REDIS_KEY_PREFIX", "queyou"))
+        self.supervisor = Supervisor(programs, log=log, heartbeat_age=reader)
+        self.supervisor_stop = threading.Event()
+        threading.Thread(
+            target=self.supervisor.run, args=(self.supervisor_stop,), kwargs={"tick_s": 0.2}
+        ).start()
+
+    def program(self, name: str) -> Any:
+        """A supervised program (``celery``, ``clock``) by name."""
+        return next(p for p in self.supervisor.programs if p.name == name)
+
+    def pid_of(self, name: str) -> int | None:
+        if name in self.procs:
+            return self.procs[name].pid
+        process = self.program(name).process
+        return None if process is None else int(process.pid)
 
     def start(self) -> None:
         VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -211,7 +252,13 @@ class Stack:
         time.sleep(1.0)
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> int:
-        """Send ``sig`` to one of our processes (kill -9 by default); its pid."""
+        """Send ``sig`` to one of our processes (kill -9 by default); its pid. A supervised
+        program comes back by itself (that is what the fault scenarios check)."""
+        if name not in self.procs:
+            pid = self.pid_of(name)
+            assert pid is not None, f"{name} is not running"
+            os.kill(pid, sig)
+            return pid
         proc = self.procs[name]
         proc.send_signal(sig)
         proc.wait(timeout=30)
@@ -220,7 +267,10 @@ class Stack:
     def peak_memory(self) -> dict[str, int]:
         """VmHWM (KiB) of each server process still running, Celery's pool children included."""
         out: dict[str, int] = {}
-        for name, proc in self.procs.items():
+        running = dict(self.procs)
+        if self.supervisor is not None:
+            running.update({p.name: p.process for p in self.supervisor.programs if p.process})
+        for name, proc in running.items():
             if proc.poll() is None:
                 out[name] = vm_hwm_kib(proc.pid)
                 for n, child in enumerate(children_of(proc.pid)):
@@ -229,6 +279,9 @@ class Stack:
 
     def stop(self) -> None:
         """SIGTERM (then SIGKILL after 15 s) to the clients of Redis first, Redis last."""
+        if self.supervisor is not None:
+            self.supervisor_stop.set()
+            self.supervisor.stop_all()
         redis = self.procs.get("redis")
         others = [p for p in self.procs.values() if p is not redis]
         # Celery's pool and embedded beat can outlive a main process that died first: end them.
@@ -252,7 +305,7 @@ def postgres_backends_peak(db_name: str = DB_NAME) -> tuple[int, int]:
     """(number of backends on ``db_name``, the largest VmHWM among them in KiB)."""
     import psycopg
 
-    with psycopg.connect(f"postgresql://root@127.0.0.1:5432/{db_name}", autocommit=True) as conn:
+    with psycopg.connect(f"postgresql://root@{PG}/{db_name}", autocommit=True) as conn:
         pids = [
             r[0]
             for r in conn.execute(
@@ -1000,7 +1053,7 @@ def reset_load_rooms() -> None:
         status=Match.Status.FINISHED, ended_at=now, end_reason="bench_reset"
     )
     Seat.objects.filter(**rooms).update(
-        ready=False, auto_play=False, consecutive_timeouts=0, connections=0, connected=False
+        ready=False, auto_play=False, consecutive_timeouts=0, connected=False
     )
     from tables.models import Room
 

@@ -130,17 +130,16 @@ def redis_for_this_run() -> Iterator[None]:
             process.wait(timeout=10)
 
 
-def heartbeat_reader() -> Callable[[str], float | None]:
-    """How old a program's heartbeat is (config/heartbeat.py), read straight from Redis; None
-    when Redis cannot be reached (then nobody is restarted for it)."""
+def heartbeat_reader(url: str, prefix: str) -> Callable[[str], float | None]:
+    """How old a program's heartbeat is (config/heartbeat.py), read straight from the Redis at
+    ``url``; None when Redis cannot be reached (then nobody is restarted for it)."""
     import redis
 
     from config.heartbeat import beat_age_in
 
     client = redis.Redis.from_url(
-        os.environ["REDIS_URL"], socket_timeout=1, socket_connect_timeout=1, decode_responses=True
+        url, socket_timeout=1, socket_connect_timeout=1, decode_responses=True
     )
-    prefix = os.environ.get("REDIS_KEY_PREFIX", "queyou")
 
     def age(name: str) -> float | None:
         try:
@@ -220,7 +219,8 @@ def run_server() -> int:
         if stop.is_set():
             return 0
         supervisor.programs += server_programs(host, port)
-        supervisor.heartbeat_age = heartbeat_reader()
+        prefix = os.environ.get("REDIS_KEY_PREFIX", "queyou")
+        supervisor.heartbeat_age = heartbeat_reader(os.environ["REDIS_URL"], prefix)
         log(f"Queyou 雀友 is at http://{host}:{port}/  (Ctrl-C stops everything)")
         supervisor.run(stop)
     finally:

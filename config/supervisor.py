@@ -114,6 +114,7 @@ class Supervisor:
             self.log(f"{program.name} is alive but its heartbeat is stale: restarting it")
             program.stopping_since = now
             _signal_group(program, signal.SIGTERM)
+            _signal_group(program, signal.SIGCONT)  # a stopped process must run to hear it
 
     # --- all of them ----------------------------------------------------------------------
     def run(self, stop: threading.Event, *, tick_s: float = 0.5) -> None:
