@@ -158,6 +158,7 @@ class Stack:
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     supervisor: Any = None
     supervisor_stop: Any = None
+    supervisor_thread: Any = None
 
     @property
     def ports(self) -> list[int]:
@@ -228,9 +229,10 @@ class Stack:
         reader = heartbeat_reader(env["REDIS_URL"], env.get("REDIS_KEY_PREFIX", "queyou"))
         self.supervisor = Supervisor(programs, log=log, heartbeat_age=reader)
         self.supervisor_stop = threading.Event()
-        threading.Thread(
+        self.supervisor_thread = threading.Thread(
             target=self.supervisor.run, args=(self.supervisor_stop,), kwargs={"tick_s": 0.2}
-        ).start()
+        )
+        self.supervisor_thread.start()
 
     def program(self, name: str) -> Any:
         """A supervised program (``celery``, ``clock``) by name."""
@@ -280,8 +282,8 @@ class Stack:
     def stop(self) -> None:
         """SIGTERM (then SIGKILL after 15 s) to the clients of Redis first, Redis last."""
         if self.supervisor is not None:
-            self.supervisor_stop.set()
-            self.supervisor.stop_all()
+            self.supervisor_stop.set()  # its thread stops the programs and ends
+            self.supervisor_thread.join(timeout=60)
         redis = self.procs.get("redis")
         others = [p for p in self.procs.values() if p is not redis]
         # Celery's pool and embedded beat can outlive a main process that died first: end them.

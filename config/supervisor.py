@@ -66,6 +66,7 @@ class Supervisor:
         self.programs = list(programs)
         self.log = log
         self.heartbeat_age = heartbeat_age
+        self._stopping = threading.Lock()
 
     # --- one program ----------------------------------------------------------------------
     def start(self, program: Program, now: float) -> None:
@@ -133,20 +134,22 @@ class Supervisor:
             self.stop_all()
 
     def stop_all(self) -> None:
-        running = [p for p in reversed(self.programs) if p.process is not None]
-        for program in running:
-            _signal_group(program, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_GRACE_S
-        for program in running:
-            assert program.process is not None
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                program.process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            _signal_group(program, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                program.process.wait(timeout=5)
-            program.process = None
-        if running:
-            self.log("stopped " + ", ".join(p.name for p in running))
+        with self._stopping:  # the signal handler's thread and the loop may both get here
+            running = [(p, p.process) for p in reversed(self.programs) if p.process is not None]
+            for program, _process in running:
+                _signal_group(program, signal.SIGTERM)
+                _signal_group(program, signal.SIGCONT)
+            deadline = time.monotonic() + STOP_GRACE_S
+            for program, process in running:
+                assert process is not None
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
+                _signal_group(program, signal.SIGKILL)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=5)
+                program.process = None
+            if running:
+                self.log("stopped " + ", ".join(p.name for p, _process in running))
 
 
 def _signal_group(program: Program, sig: int) -> None:
