@@ -160,7 +160,7 @@ async def websocket_phase(player: Player, port: int, seconds: float, rng: random
         {"type": "action", "client_action_id": "fz-1", "action": {"kind": "pass"}},
     ]
     url = f"ws://{ws_load.HOST}:{port}/ws/table/{player.room_id}/"
-    headers = {"Cookie": f"sessionid={player.session}", "Origin": f"http://{ws_load.HOST}"}
+    headers = {"Cookie": f"sessionid={player.session}", "Origin": f"http://{ws_load.HOST}:{port}"}
     deadline = time.monotonic() + seconds
     sent = abuse_closes = 0
     while time.monotonic() < deadline:

@@ -569,7 +569,9 @@ class SeatClient:
         attempts = 0
         while time.perf_counter() < self.deadline and not self.stopped:
             port = self.ports[self.port_index % len(self.ports)]
-            headers = {"Cookie": f"sessionid={self.player.session}", "Origin": f"http://{HOST}"}
+            # The page the socket belongs to: same scheme, host and port (the Origin check).
+            origin = f"http://{HOST}:{port}"
+            headers = {"Cookie": f"sessionid={self.player.session}", "Origin": origin}
             try:
                 async with connect(
                     self.url,
