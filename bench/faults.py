@@ -128,9 +128,12 @@ def last_versions(
 
 def check_database(tables: list[list[Player]], stats: Stats, clients: list[SeatClient]) -> None:
     """What every scenario must leave: the same truth in the database and in every socket."""
+    from django.db import close_old_connections
+
     from tables import gameplay, selectors, services
     from tables.models import ActionRecord
 
+    close_old_connections()  # this process's own connection may have died with PostgreSQL
     held = last_versions(stats, clients)
     converged = 0
     for players in tables:

@@ -16,14 +16,20 @@ register = template.Library()
 
 @register.simple_tag
 def avatar(user: User, size: str = "") -> SafeString:
-    """A coloured circle with the player's initials; ``size`` is "", "sm" or "lg"."""
+    """A coloured circle with the player's initials; ``size`` is "", "sm" or "lg".
+
+    An SVG whose circle takes the colour as its ``fill`` attribute: a ``style`` attribute would
+    be blocked by the Content-Security-Policy (``style-src 'self'``, config/middleware.py), and
+    the colour is the player's own choice, so it cannot be a class in the stylesheet."""
     colour = user.avatar_color or default_avatar_colour(user.username)
     css = f"avatar avatar-{size}" if size else "avatar"
     return format_html(
-        '<span class="{}" style="background:{}" title="{}" aria-hidden="true">{}</span>',
+        '<svg class="{}" viewBox="0 0 40 40" role="img" aria-hidden="true"><title>{}</title>'
+        '<circle cx="20" cy="20" r="20" fill="{}"/>'
+        '<text x="20" y="20" dy=".35em" text-anchor="middle">{}</text></svg>',
         css,
-        colour,
         user.public_name,
+        colour,
         initials_of(user.public_name),
     )
 
