@@ -216,7 +216,15 @@ class Stack:
         worker += ["--loglevel", "WARNING", "--without-heartbeat", "--without-gossip"]
         worker += ["--without-mingle"]
         programs = [
-            Program("celery", worker, cwd=BASE_DIR, env=env, heartbeat="worker", stale_after_s=60),
+            Program(
+                "celery",
+                worker,
+                cwd=BASE_DIR,
+                env=env,
+                heartbeat="worker",
+                heartbeat_needs="clock",
+                stale_after_s=60,
+            ),
             Program(
                 "clock",
                 [PY, "manage.py", "clock"],

@@ -167,6 +167,7 @@ def server_programs(host: str, port: str) -> list[Program]:
             [PYTHON, "-m", "celery", *worker],
             cwd=BASE_DIR,
             heartbeat="worker",
+            heartbeat_needs="clock",  # the clock's ping is what makes the worker beat
             stale_after_s=60,
             grace_s=60,
         ),

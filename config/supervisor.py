@@ -43,6 +43,9 @@ class Program:
     heartbeat: str | None = None
     stale_after_s: float = 30.0
     grace_s: float = 30.0
+    heartbeat_needs: str | None = None
+    """Another heartbeat this one depends on (the worker beats when the clock pings it): while
+    that one is stale too, this program is not blamed."""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     started_at: float = 0.0
     failures: int = 0
@@ -96,7 +99,12 @@ class Supervisor:
         if program.stopping_since is not None or now - program.started_at < program.grace_s:
             return False
         age = self.heartbeat_age(program.heartbeat)
-        return age is not None and age > program.stale_after_s
+        if age is None or age <= program.stale_after_s:
+            return False
+        if program.heartbeat_needs is not None:
+            needed = self.heartbeat_age(program.heartbeat_needs)
+            return needed is not None and needed <= program.stale_after_s
+        return True
 
     def check(self, program: Program, now: float) -> None:
         """Start, restart or stop ``program`` as its state asks."""

@@ -108,3 +108,17 @@ def test_stopping_ends_the_programs_and_their_children(tmp_path: Path) -> None:
     runner.join(timeout=20)
     assert not runner.is_alive()
     assert _wait(lambda: not _alive(parent_pid) and not _alive(child))
+
+
+def test_a_worker_whose_pinger_is_silent_is_not_blamed() -> None:
+    """The worker beats when the clock pings it: a dead clock must not get the worker killed."""
+    ages = {"worker": 100.0, "clock": 100.0}
+    worker = Program("worker", SLEEPER, heartbeat="worker", heartbeat_needs="clock", grace_s=0)
+    supervisor = Supervisor([worker], log=lambda _line: None, heartbeat_age=ages.get)
+    supervisor.check(worker, 0.0)
+    supervisor.check(worker, 50.0)
+    assert worker.stopping_since is None
+    ages["clock"] = 1.0  # the clock pings, the worker does not answer
+    supervisor.check(worker, 51.0)
+    assert worker.stopping_since == 51.0
+    supervisor.stop_all()
