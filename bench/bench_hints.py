@@ -36,6 +36,7 @@ import rules.hints as hints
 from rules.engine import Action, RoundState, apply, legal_actions, new_round
 from rules.engine.core import seats_to_act
 from rules.engine.state import TurnPhase
+from rules.registry import get_variant
 from rules.views import seat_view
 from rules.wall import seed_from_text
 
@@ -64,7 +65,9 @@ def record_rounds(variant: str, rounds: int, seed: str) -> list[RoundState]:
     for n in range(rounds):
         rng = random.Random(f"{seed}-{variant}-{n}")
         bot = ting_bot(rng)
-        state, _ = new_round(variant=variant, seed=seed_from_text(f"{seed}-{n}"), dealer=n % 4)
+        state, _ = new_round(
+            variant=get_variant(variant), seed=seed_from_text(f"{seed}-{n}"), dealer=n % 4
+        )
         while state.result is None:
             states.append(state)
             seat = seats_to_act(state)[0]

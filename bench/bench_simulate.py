@@ -26,13 +26,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from rules.registry import VARIANTS
 from rules.simulate import play_round, random_bot, simulate_rounds
 from rules.wall import seed_from_text
+
+CHANGCHUN = VARIANTS["changchun"]
 
 
 def time_ours(rounds: int, seed: str, *, check: bool) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.process_time()
-    report = simulate_rounds("changchun", rounds, seed, check_replay=check)
+    report = simulate_rounds(CHANGCHUN, rounds, seed, check_replay=check)
     assert report.invariants == "ok", report.invariants
     return time.perf_counter() - wall, time.process_time() - cpu, report.actions
 
@@ -55,9 +58,9 @@ def time_rlcard(env, games: int) -> tuple[float, float]:  # type: ignore[no-unty
 
 def peak_round_memory() -> int:
     bot = random_bot(random.Random(1))
-    play_round("changchun", seed=seed_from_text("memory-warmup"), dealer=0, bot=bot)
+    play_round(CHANGCHUN, seed=seed_from_text("memory-warmup"), dealer=0, bot=bot)
     tracemalloc.start()
-    play_round("changchun", seed=seed_from_text("memory"), dealer=0, bot=bot)
+    play_round(CHANGCHUN, seed=seed_from_text("memory"), dealer=0, bot=bot)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak
@@ -111,7 +114,7 @@ def main() -> int:
     print(json.dumps(result, indent=2))
     if args.profile:
         profiler = cProfile.Profile()
-        profiler.runcall(simulate_rounds, "changchun", 200, "profile", check_replay=False)
+        profiler.runcall(simulate_rounds, CHANGCHUN, 200, "profile", check_replay=False)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
     return 0
 

@@ -58,6 +58,7 @@ CLUBS, PLAYERS, ROUNDS_PER_MATCH, POOL = 24, 480, 8, 1000
 
 
 def _draft_pool(size: int) -> list[Any]:
+    from rules.registry import VARIANTS
     from rules.simulate import play_round, random_bot
     from rules.wall import seed_from_text
     from scoring.services import draft_ledger, replay_round
@@ -69,7 +70,7 @@ def _draft_pool(size: int) -> list[Any]:
         seed = seed_from_text(f"bench/{i}")
         dealer = i % 4
         options = {"cap": 16} if i % 5 == 0 else {}
-        _state, actions = play_round("changchun", seed=seed, dealer=dealer, bot=bot)
+        _state, actions = play_round(VARIANTS["changchun"], seed=seed, dealer=dealer, bot=bot)
         steps = replay_round(
             variant="changchun",
             options=options,

@@ -30,6 +30,23 @@ WinBy = Literal["discard", "self_draw", "kong_draw", "rob_kong"]
 SpecialKongName = Literal["xuanfeng", "xi", "yao", "jiu"]
 """Changchun 特殊杠: 旋风杠 (four winds), 喜杠 (中发白), 幺蛋 (1m1p1s), 九蛋 (9m9p9s)."""
 
+SPECIAL_KONGS: Mapping[SpecialKongName, tuple[Tile, ...]] = {
+    "xuanfeng": (27, 28, 29, 30),  # 旋风杠: 东南西北
+    "xi": (31, 32, 33),  # 喜杠: 中发白
+    "yao": (0, 9, 18),  # 幺蛋: 1m 1p 1s
+    "jiu": (8, 17, 26),  # 九蛋: 9m 9p 9s
+}
+"""特殊杠 families (Changchun's four; Siping's 风杠 and 中发白杠 are the first two); a further
+tile of the same family may be added (补)."""
+
+
+def special_kong_family(tile: Tile) -> SpecialKongName | None:
+    """The special-kong family a tile can be added to (a wind, a dragon, a 1 or a 9)."""
+    for name, tiles in SPECIAL_KONGS.items():
+        if tile in tiles:
+            return name
+    return None
+
 
 @dataclass(frozen=True, slots=True)
 class Meld:

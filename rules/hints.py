@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.actions import Discard
-from rules.engine.core import hand_facts, legal_actions, ting_discard_candidates, variant_of
+from rules.engine.core import hand_facts, legal_actions, ting_discard_candidates
 from rules.engine.state import EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld, TingContext
 from rules.shapes import shape_waits
@@ -140,13 +140,13 @@ def ting_context(
 ) -> TingContext:
     """The ting query the engine would ask for ``seat`` holding ``concealed`` and ``melds``
     (the same context as :func:`rules.engine.core.ting_waits`)."""
-    v = variant_of(state)
-    rules = v.hand_rules()
+    v = state.variant.flow
+    rules = state.variant.rules
     opened = list(state.opened())
     opened[seat] = any(rules.meld_opens(m) for m in melds)
     a, b, c, d = opened
     return TingContext(
-        variant=v.wins_key,
+        variant=state.variant.key,
         dealer=state.dealer,
         seat=seat,
         concealed=concealed,
@@ -177,8 +177,8 @@ def seat_hint(state: RoundState, seat: int) -> dict[str, Any] | None:
     if isinstance(state.phase, EndedPhase):
         return None
     me = state.seats[seat]
-    v = variant_of(state)
-    rules = v.hand_rules()
+    v = state.variant.flow
+    rules = state.variant.rules
     if me.ting:
         waits = me.waits or analyse_waits(rules, _current(state, seat)).legal
         unseen = unseen_counts(state, seat)
@@ -216,7 +216,7 @@ def _discard_analyses(
 ) -> list[tuple[Tile, bool, WaitAnalysis]]:
     """(discard kind, may declare ting with it, waits after it) for each legal discard kind
     after which the hand is ready (in shape or legally)."""
-    v = variant_of(state)
+    v = state.variant.flow
     me = state.seats[seat]
     offered: dict[Tile, bool] = {}
     for action in legal_actions(state, seat):

@@ -1,7 +1,8 @@
 """``python -m rules judge``: check and score hands given as JSON lines (spec ``judge.md``).
 
 Each input line is one case; each gets exactly one output line, in order: the verdict of the
-variant's hand rules (the same :func:`rules.wins.hand_rules` the live tables call), or
+variant's hand rules (``variant.rules`` of :func:`rules.registry.judged_variant`, the same
+object the live tables call), or
 ``{"id": ..., "error": "..."}`` for a line that is not JSON or not a valid case (every
 invalid-input rule of ``judge.md`` raises :class:`~rules.errors.InvalidCase`). A blank line is
 not a case either and is answered with an error line, so that answers stay aligned with inputs.
@@ -17,12 +18,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TextIO, cast
 
 from rules.errors import InvalidCase, RulesError
-from rules.hand import Meld, MeldKind, SpecialKongName, TingContext, WinBy, WinContext
+from rules.hand import (
+    SPECIAL_KONGS,
+    Meld,
+    MeldKind,
+    SpecialKongName,
+    TingContext,
+    WinBy,
+    WinContext,
+)
+from rules.registry import judged_variant
 from rules.tiles import (
-    DRAGONS,
     FLOWER,
     NUM_KINDS,
-    WINDS,
     Tile,
     count_tiles,
     format_tiles,
@@ -30,19 +38,11 @@ from rules.tiles import (
     parse_tiles,
     tile_name,
 )
-from rules.wins import hand_rules
 from rules.wins.base import HandRules
 
 WIN_BYS: tuple[str, ...] = ("discard", "self_draw", "kong_draw", "rob_kong")
-SPECIAL_KONG_FAMILIES: Mapping[str, tuple[Tile, ...]] = {
-    "xuanfeng": WINDS,
-    "xi": DRAGONS,
-    "yao": (0, 9, 18),
-    "jiu": (8, 17, 26),
-}
-"""Changchun 特殊杠 families: 旋风杠 东南西北, 喜杠 中发白, 幺蛋 1m1p1s, 九蛋 9m9p9s."""
-SPECIAL_KONG_OPTION: Mapping[str, str] = {"xuanfeng": "fengang", "xi": "zfbgang"}
-"""Siping lays winds / 中发白 as kongs only with these room options (``siping.md``)."""
+SPECIAL_KONG_FAMILIES: Mapping[str, tuple[Tile, ...]] = {k: v for k, v in SPECIAL_KONGS.items()}
+"""特殊杠 families: 旋风杠 东南西北, 喜杠 中发白, 幺蛋 1m1p1s, 九蛋 9m9p9s."""
 
 
 def _field(case: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -103,7 +103,9 @@ def _check_meld_shape(kind: str, tiles: list[Tile], name: str | None) -> None:
         raise InvalidCase(f"{format_tiles(tiles)} is not {label}")
 
 
-def _meld(raw: Any, *, variant: str, winner: int, options: Mapping[str, Any]) -> Meld:
+def _meld(
+    raw: Any, *, variant: str, rules: HandRules, winner: int, options: Mapping[str, Any]
+) -> Meld:
     if not isinstance(raw, Mapping):
         raise InvalidCase(f"a meld must be an object, got {raw!r}")
     kind = raw.get("type")
@@ -117,19 +119,14 @@ def _meld(raw: Any, *, variant: str, winner: int, options: Mapping[str, Any]) ->
         raise InvalidCase("only a kong can be concealed (暗杠)")
     from_seat = _seat(raw, "from", required=False)
     if kind == "chow":
-        if variant == "taiyuan_lisi":
-            raise InvalidCase("Taiyuan Li-Si has no chow")
+        if not rules.has_chow:
+            raise InvalidCase(f"{variant} has no chow")
         if from_seat is not None and from_seat != (winner - 1) % 4:
             raise InvalidCase(f"a chow can only be claimed from the previous seat, not {from_seat}")
     if kind in ("pong", "kong") and not concealed and from_seat == winner:
         raise InvalidCase(f"a {kind} cannot be claimed from the player's own discard")
-    if kind == "special_kong":
-        option = SPECIAL_KONG_OPTION.get(name or "")
-        allowed = variant == "changchun" or (
-            variant == "siping" and option is not None and options.get(option, False)
-        )
-        if not allowed:
-            raise InvalidCase(f"special kong {name!r} does not exist in {variant}")
+    if kind == "special_kong" and name not in rules.special_kongs(options):
+        raise InvalidCase(f"special kong {name!r} does not exist in {variant}")
     added = _field(raw, "added", bool, False)
     return Meld(
         kind=cast(MeldKind, kind),
@@ -141,16 +138,13 @@ def _meld(raw: Any, *, variant: str, winner: int, options: Mapping[str, Any]) ->
     )
 
 
-def _check_hand_size(variant: str, kind: str, size: int, melds: int, hand_size: int = 13) -> None:
+def _check_hand_size(rules: HandRules, kind: str, size: int, melds: int) -> None:
     """14 − 3 × melds tiles for a win, one fewer for ting (judge.md, *A case*); 17 − 3 × melds
-    for a 16-tile variant (``taiwan16``).
-
-    ``shape`` also takes a 16-tile hand (17 − 3 × melds, five sets and a pair), as judge.md says.
+    for a 16-tile variant (``taiwan16``). ``shape`` takes either (five sets and a pair too), as
+    judge.md says (:meth:`~rules.wins.base.HandRules.hand_sizes`).
     """
     short = 1 if kind == "ting" else 0
-    allowed = [hand_size + 1 - 3 * melds - short]
-    if variant == "shape":
-        allowed.append(17 - 3 * melds - short)
+    allowed = [hand_size + 1 - 3 * melds - short for hand_size in rules.hand_sizes()]
     if size not in allowed:
         need = " or ".join(str(n) for n in allowed)
         raise InvalidCase(f"the hand has {size} tiles; {melds} melds need {need}")
@@ -184,14 +178,17 @@ def parse_case(case: Any) -> WinContext | TingContext:
     variant = case.get("variant")
     if not isinstance(variant, str):
         raise InvalidCase(f"variant must be a string, got {variant!r}")
-    rules = hand_rules(variant)
-    options = rules.validate_options(_field(case, "options", dict, {}))
+    judged = judged_variant(variant)
+    rules = judged.rules
+    options = judged.validate_options(_field(case, "options", dict, {}))
     dealer = cast(int, _seat(case, "dealer"))
     winner = cast(int, _seat(case, "winner"))
     hand = _tiles(case.get("hand"), "hand")
     raw_melds = _field(case, "melds", list, [])
-    melds = tuple(_meld(m, variant=variant, winner=winner, options=options) for m in raw_melds)
-    _check_hand_size(variant, kind, len(hand), len(melds), rules.hand_size)
+    melds = tuple(
+        _meld(m, variant=variant, rules=rules, winner=winner, options=options) for m in raw_melds
+    )
+    _check_hand_size(rules, kind, len(hand), len(melds))
     _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
     extra = dict(_field(case, "extra", dict, {}))
     for flag in ("duibao", "chen", "discarder_ting"):
@@ -260,8 +257,8 @@ def _win_context(
         raise InvalidCase("a win is either 摸宝 (treasure_win) or 对宝 (duibao), not both")
     if (treasure_win or duibao) and not rules.has_treasure:
         raise InvalidCase(f"{variant} has no treasure")
-    if duibao and variant != "changchun":
-        raise InvalidCase("duibao (对宝) exists only in changchun")
+    if duibao and not rules.has_duibao:
+        raise InvalidCase(f"duibao (对宝) does not exist in {variant}")
     return WinContext(
         variant=variant,
         dealer=dealer,
@@ -283,7 +280,7 @@ def _win_context(
 def judge_case(case: Any) -> dict[str, Any]:
     """The answer to one decoded case (without its id); raises InvalidCase for invalid input."""
     ctx = parse_case(case)
-    rules = hand_rules(ctx.variant)
+    rules = judged_variant(ctx.variant).rules
     if isinstance(ctx, TingContext):
         verdict = rules.judge_ting(ctx)
         answer: dict[str, Any] = {

@@ -27,10 +27,11 @@ from rules.engine import (
     new_round,
 )
 from rules.engine.core import seats_to_act
+from rules.engine.flow import NextRound
 from rules.engine.state import EndedPhase
+from rules.registry import get_variant
 from rules.tiles import EAST, Tile, count_tiles, full_set
-from rules.variants import get_variant
-from rules.variants.base import NextRound
+from rules.variant import Variant
 from rules.wall import Drbg, seed_from_text
 
 Bot = Callable[[list[Action]], Action]
@@ -78,7 +79,7 @@ def random_bot(rng: random.Random) -> Bot:
 
 
 def play_round(
-    variant: str,
+    variant: Variant,
     *,
     seed: bytes,
     dealer: int,
@@ -100,7 +101,7 @@ def play_round(
 
 
 def replay(
-    variant: str,
+    variant: Variant,
     *,
     seed: bytes,
     dealer: int,
@@ -133,7 +134,7 @@ def replay_differs(seed: bytes, dealer: int, actions: list[Action], state: Round
 
 def broken_invariant(state: RoundState) -> str | None:
     """The first round invariant ``state`` breaks, or None."""
-    if tile_counts(state) != count_tiles(full_set(get_variant(state.variant).tile_kinds)):
+    if tile_counts(state) != count_tiles(full_set(state.variant.flow.tile_kinds)):
         return "tiles_accounted"
     result = state.result
     if result is None:
@@ -149,7 +150,7 @@ def broken_invariant(state: RoundState) -> str | None:
 def tile_counts(state: RoundState) -> list[int]:
     """Every tile of the round: concealed, melds, discards left in the rows, and the wall."""
     tiles = list(state.wall[state.live : len(state.wall) - state.far])
-    tiles += get_variant(state.variant).tiles_aside(state)
+    tiles += state.variant.flow.tiles_aside(state)
     for seat in state.seats:
         tiles += seat.concealed
         tiles += [t for m in seat.melds for t in m.tiles]
@@ -162,17 +163,17 @@ def round_seed(seed: str, index: int) -> bytes:
 
 
 def simulate_rounds(
-    variant: str, rounds: int, seed: str, *, check_replay: bool = True
+    variant: Variant, rounds: int, seed: str, *, check_replay: bool = True
 ) -> SimulationReport:
     """Play ``rounds`` rounds and check the invariants after each; stops at the first break."""
     rng = random.Random(seed_from_text(f"{seed}/bots"))
     bot = random_bot(rng)
     dealer = Drbg(seed_from_text(f"{seed}/dealer")).randbelow(4)
     # A match of wind rounds (Taiwan) carries its round wind and 連莊 count; for the other
-    # variants Variant.next_round only moves the dealer.
+    # variants Flow.next_round only moves the dealer.
     match = NextRound(dealer, EAST, 0)
     first_dealer = dealer
-    report = SimulationReport(variant=variant)
+    report = SimulationReport(variant=variant.key)
     start = time.perf_counter()
     for index in range(rounds):
         rseed = round_seed(seed, index)
@@ -199,7 +200,7 @@ def simulate_rounds(
             report.wins += 1
             how = state.result.win_by or "?"
             report.win_kinds[how] = report.win_kinds.get(how, 0) + 1
-        match = get_variant(variant).next_round(
+        match = variant.flow.next_round(
             first_dealer=first_dealer,
             dealer=dealer,
             round_wind=match.round_wind,
@@ -216,6 +217,6 @@ def simulate_rounds(
 
 def simulate_main(*, variant: str, rounds: int, seed: str) -> int:
     """The CLI: the last line is the JSON summary; exit status 1 if an invariant broke."""
-    report = simulate_rounds(variant, rounds, str(seed))
+    report = simulate_rounds(get_variant(variant), rounds, str(seed))
     print(json.dumps(report.summary()))
     return 0 if report.invariants == "ok" else 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.core import legal_actions, variant_of
+from rules.engine.core import legal_actions
 from rules.engine.events import (
     ClaimWindowOpened,
     Dealt,
@@ -77,7 +77,7 @@ def seat_view(state: RoundState, viewer: Viewer, *, hints: bool | None = None) -
     room option ``hints`` (default on). Spectators and ended rounds never get the key."""
     ended = isinstance(state.phase, EndedPhase)
     view: dict[str, Any] = {
-        "variant": state.variant,
+        "variant": state.variant.key,
         "version": state.version,
         "you": viewer,
         "dealer": state.dealer,
@@ -87,7 +87,7 @@ def seat_view(state: RoundState, viewer: Viewer, *, hints: bool | None = None) -
         "break_point": {"seat": state.break_point.seat, "stack": state.break_point.stack},
         "commitment": state.commitment,
         "wall_left": state.wall_left,
-        "live_left": variant_of(state).live_left(state),
+        "live_left": state.variant.flow.live_left(state),
         "kongs": state.kongs,
         "seats": [
             _seat_json(state, s, seat, shown=ended or viewer == s)
@@ -99,7 +99,7 @@ def seat_view(state: RoundState, viewer: Viewer, *, hints: bool | None = None) -
             [a.to_json() for a in legal_actions(state, viewer)] if viewer is not None else []
         ),
     }
-    view.update(variant_of(state).table_view_extra(state))
+    view.update(state.variant.flow.table_view_extra(state))
     if ended and state.result is not None:
         view["result"] = _result_json(state)
     elif viewer is not None and (hints_enabled(state.options) if hints is None else hints):
@@ -126,7 +126,7 @@ def _seat_json(state: RoundState, index: int, seat: SeatState, *, shown: bool) -
         out["concealed"] = [tile_name(t) for t in rest]
         out["drawn"] = tile_name(seat.drawn) if seat.drawn is not None else None
         out["waits"] = [tile_name(t) for t in seat.waits]
-    out.update(variant_of(state).seat_view_extra(state, index, shown=shown))
+    out.update(state.variant.flow.seat_view_extra(state, index, shown=shown))
     return out
 
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
 from scoring.labels import fan_label, kong_label
-from tables.models import Match, Round, Variant
+from tables.models import Match, Round, variant_choices
 
 NET_FIELDS = ("net_0", "net_1", "net_2", "net_3")
 
@@ -45,7 +45,7 @@ class RoundSettlement(models.Model):
     club = models.ForeignKey(
         Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="+"
     )
-    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     number = models.PositiveIntegerField(_("盘号"))
     ended_at = models.DateTimeField(_("结束时间"))
     dealer = models.PositiveSmallIntegerField(_("庄家座位"))
@@ -109,7 +109,7 @@ class LedgerEntry(models.Model):
     club = models.ForeignKey(
         Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="+"
     )
-    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     ended_at = models.DateTimeField(_("结束时间"))
     seat = models.PositiveSmallIntegerField(_("座位号"))
     user = models.ForeignKey(

@@ -102,7 +102,7 @@ def replay_json(rnd: Round) -> dict[str, Any]:
     final = steps[-1].state
     return {
         "round_id": rnd.pk,
-        "variant": final.variant,
+        "variant": final.variant.key,
         "dealer": final.dealer,
         "dice": list(first.dice),
         "break_point": {"seat": first.break_point.seat, "stack": first.break_point.stack},

@@ -32,6 +32,7 @@ from rules.engine import RoundState, action_from_json, apply, new_round
 from rules.engine.events import Event, Melded
 from rules.hand import Meld, Transfer
 from rules.payments import nets
+from rules.registry import get_variant
 from rules.tiles import format_tiles, tile_name
 from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
 from tables.models import Round
@@ -69,7 +70,11 @@ def replay_round(
     pure function of its seed, dealer and actions). ``setup``: the ``round_wind`` and
     ``lianzhuang`` a Taiwan 16 match dealt it with (``tables.services.round_setup_of``)."""
     state, events = new_round(
-        variant=variant, options=dict(options), seed=seed, dealer=dealer, **(setup or {})
+        variant=get_variant(variant),
+        options=dict(options),
+        seed=seed,
+        dealer=dealer,
+        **(setup or {}),
     )
     steps = [ReplayStep(action=None, events=tuple(events), state=state)]
     for data in actions:

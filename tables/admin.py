@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from accounts.models import User
-from tables import services
+from tables import room_options, services
 from tables.admin_forms import DissolveActionForm, RoomAdminForm
 from tables.models import Match, Room, Round, Seat
 
@@ -90,20 +90,7 @@ class RoomAdmin(ClubScopedModelAdmin):
             _("规则选项"),
             {
                 "description": _("只有所选玩法的选项有效；改动从下一个对局开始生效。"),
-                "fields": (
-                    "opt_cap",
-                    "opt_no_cap",
-                    "opt_tai_value",
-                    "opt_ting_required",
-                    "opt_dianpao_quanbao",
-                    "opt_dianpao_baosan",
-                    "opt_liting",
-                    "opt_fengang",
-                    "opt_zfbgang",
-                    "opt_chen_zfb",
-                    "opt_no_baoting",
-                    "opt_hints",
-                ),
+                "fields": room_options.form_field_names(),
             },
         ),
         (_("记录"), {"fields": ("created_by", "created_at")}),

@@ -1,5 +1,6 @@
-"""Admin forms of the live tables: the room form with one field per room option, and the
-action bar that carries the reason of a dissolution (网管解散)."""
+"""Admin forms of the live tables: the room form with one field per room option (built from the
+registry's option specs, :mod:`tables.room_options`), and the action bar that carries the reason
+of a dissolution (网管解散)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,13 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules.registry import VARIANTS
 from tables import room_options as ro
 from tables.models import Room, Variant
 
 
 class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
-    """A room with its options as checkboxes and a cap box instead of raw JSON."""
-
-    opt_cap = forms.IntegerField(
-        label=_("封顶"), required=False, min_value=1, max_value=1_000_000, help_text=ro.CAP_HELP
-    )
-    opt_no_cap = forms.BooleanField(label=_("不封顶"), required=False)
-    opt_tai_value = forms.IntegerField(
-        label=_("每台"), required=False, min_value=0, max_value=1000, help_text=ro.TAI_VALUE_HELP
-    )
+    """A room with its options as checkboxes and number boxes instead of raw JSON."""
 
     class Meta:
         model = Room
@@ -52,15 +46,17 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         current = dict(self.instance.options or {}) if self.instance.pk else {}
-        if "cap" in current:
-            if current["cap"] is None:
-                self.initial["opt_no_cap"] = True
-            else:
-                self.initial["opt_cap"] = current["cap"]
-        for spec in ro.BOOLEAN_OPTIONS:
-            self.initial[ro.field_name(spec.key)] = bool(current.get(spec.key, spec.default))
-        if "tai_value" in current:
-            self.initial["opt_tai_value"] = current["tai_value"]
+        for room_option in ro.FORM_OPTIONS:
+            key = room_option.key
+            if room_option.is_flag:
+                self.initial[ro.field_name(key)] = bool(
+                    current.get(key, room_option.option.default)
+                )
+            elif key in current:
+                if current[key] is None:
+                    self.initial[ro.null_field_name(key)] = True
+                else:
+                    self.initial[ro.field_name(key)] = current[key]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -68,24 +64,9 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         if not variant:
             return data
         errors: dict[str, Any] = {}
-        options = ro.variant_defaults(variant)
-        for spec in ro.BOOLEAN_OPTIONS:
-            ticked = bool(data.get(ro.field_name(spec.key)))
-            if variant in spec.variants:
-                options[spec.key] = ticked
-            elif ticked:
-                errors[ro.field_name(spec.key)] = _("这个选项不属于所选的玩法。")
-        if data.get("opt_no_cap"):
-            if data.get("opt_cap") is not None:
-                errors["opt_cap"] = _("不封顶时请把封顶留空。")
-            options["cap"] = None
-        elif data.get("opt_cap") is not None:
-            options["cap"] = data["opt_cap"]
-        if data.get("opt_tai_value") is not None:
-            if variant in ro.TAI_VALUE_VARIANTS:
-                options["tai_value"] = data["opt_tai_value"]
-            else:
-                errors["opt_tai_value"] = _("这个选项不属于所选的玩法。")
+        options = ro.variant_defaults(variant)  # a key no rule reads is dropped (issue 14)
+        for room_option in ro.FORM_OPTIONS:
+            _clean_option(room_option, variant, data, options, errors)
         options.pop("base", None)  # the room's base_stake (底分), written in by the checker
         if errors:
             raise ValidationError(errors)
@@ -99,21 +80,81 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         return data
 
 
-def _option_field(spec: ro.OptionSpec) -> forms.BooleanField:
-    labels = [Variant(v).label for v in spec.variants]
-    return forms.BooleanField(
-        label=spec.label,
-        required=False,
-        help_text=format_lazy("[{}] {}", format_lazy("{}" * len(labels), *labels), spec.help_text),
-    )
+def _clean_option(
+    room_option: ro.RoomOption,
+    variant: str,
+    data: dict[str, Any],
+    options: dict[str, Any],
+    errors: dict[str, Any],
+) -> None:
+    """Put one option's field into ``options`` (or an error into ``errors``)."""
+    key = room_option.key
+    name = ro.field_name(key)
+    applies = variant in room_option.variants
+    foreign = _("这个选项不属于所选的玩法。")
+    if room_option.is_flag:
+        ticked = bool(data.get(name))
+        if applies:
+            options[key] = ticked
+        elif ticked:
+            errors[name] = foreign
+        return
+    value = data.get(name)
+    if room_option.nullable and data.get(ro.null_field_name(key)):
+        if value is not None:
+            errors[name] = _("选了“%(none)s”时请把这一格留空。") % {
+                "none": ro.NULL_LABELS.get(key, _("不设"))
+            }
+        elif applies:
+            options[key] = None
+        else:
+            errors[name] = foreign
+    elif value is not None:
+        if applies:
+            options[key] = value
+        else:
+            errors[name] = foreign
 
 
-# The option checkboxes are declared fields (the admin's fieldsets name them), one per option.
-for _spec in ro.BOOLEAN_OPTIONS:
-    RoomAdminForm.base_fields[ro.field_name(_spec.key)] = _option_field(_spec)
-    RoomAdminForm.declared_fields[ro.field_name(_spec.key)] = RoomAdminForm.base_fields[
-        ro.field_name(_spec.key)
-    ]
+def _variant_names(room_option: ro.RoomOption) -> Any:
+    """The variants an option belongs to, as the help text's prefix."""
+    if len(room_option.variants) == len(VARIANTS):
+        return _("全部玩法")
+    labels = [Variant(v).label for v in room_option.variants]
+    return format_lazy("、".join(["{}"] * len(labels)), *labels)
+
+
+def _option_fields(room_option: ro.RoomOption) -> dict[str, forms.Field]:
+    """The form field(s) of one option: a tick, or a number box (and a "no …" tick)."""
+    help_text = format_lazy("[{}] {}", _variant_names(room_option), room_option.help_text)
+    key = room_option.key
+    if room_option.is_flag:
+        return {
+            ro.field_name(key): forms.BooleanField(
+                label=room_option.label, required=False, help_text=help_text
+            )
+        }
+    fields: dict[str, forms.Field] = {
+        ro.field_name(key): forms.IntegerField(
+            label=room_option.label,
+            required=False,
+            min_value=room_option.minimum,
+            max_value=room_option.maximum,
+            help_text=format_lazy("{} {}", help_text, ro.EMPTY_HELP),
+        )
+    }
+    if room_option.nullable:
+        fields[ro.null_field_name(key)] = forms.BooleanField(
+            label=ro.NULL_LABELS.get(key, _("不设")), required=False
+        )
+    return fields
+
+
+# The option fields are declared fields (the admin's fieldsets name them), one per option.
+for _room_option in ro.FORM_OPTIONS:
+    for _name, _field in _option_fields(_room_option).items():
+        RoomAdminForm.base_fields[_name] = _field
+        RoomAdminForm.declared_fields[_name] = _field
 
 
 class DissolveActionForm(ActionForm):

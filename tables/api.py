@@ -30,6 +30,7 @@ from accounts.models import Club, Membership, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
 from tables import services
 from tables.models import Match, Room, Round, Seat, Variant
+from tables.room_options import options_schema
 
 _FORBIDDEN_CODES = {"not_member", "not_manager"}
 
@@ -68,6 +69,11 @@ SEATS_SCHEMA: dict[str, Any] = {
 }
 
 
+@extend_schema_field(options_schema(keep_unknown=False))
+class RoomOptionsField(serializers.DictField):
+    """A room's options: the schema lists every variant's, with their types and bounds."""
+
+
 class RoundBriefSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """The public facts of a room's current round (details: ``/api/rounds/{id}/``)."""
 
@@ -82,6 +88,7 @@ class RoomSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     seats = serializers.SerializerMethodField()
     your_seat = serializers.SerializerMethodField()
     match_id = serializers.IntegerField(read_only=True, allow_null=True)
+    options = RoomOptionsField(read_only=True)
 
     class Meta:
         model = Room
@@ -152,7 +159,7 @@ class RoomCreateSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
     """开房间: the club must be one of mine; ``options`` are checked by the variant's rules."""
 
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    options = serializers.DictField(required=False, default=dict)
+    options = RoomOptionsField(required=False, default=dict)
 
     class Meta:
         model = Room

@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -29,9 +29,10 @@ from rest_framework.views import APIView
 
 from rules.errors import RulesError
 from rules.judge import judge_case
-from rules.labels import catalog
+from rules.registry import JUDGED
 from rules.tiles import NUM_KINDS
-from rules.wins import VARIANTS, hand_rules
+from tables.labels import calculator_labels
+from tables.room_options import options_schema
 
 MAX_BODY = 16 * 1024
 JUDGE_RATE = "120/min"
@@ -56,6 +57,12 @@ class JudgeThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
+@extend_schema_field(options_schema(keep_unknown=True))
+class CaseOptionsField(serializers.DictField):
+    """A case's room options: every variant's, with their types and bounds (unknown keys are
+    ignored, judge.md)."""
+
+
 class MeldSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """An exposed or declared set (judge.md, ``melds``)."""
 
@@ -78,8 +85,8 @@ class JudgeCaseSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
     id = serializers.JSONField(required=False, help_text="echoed back")
     kind = serializers.ChoiceField(choices=["win", "ting"])
-    variant = serializers.ChoiceField(choices=list(VARIANTS))
-    options = serializers.DictField(required=False, help_text="room options; defaults apply")
+    variant = serializers.ChoiceField(choices=list(JUDGED))
+    options = CaseOptionsField(required=False, help_text="room options; defaults apply")
     dealer = serializers.IntegerField(min_value=0, max_value=3)
     winner = serializers.IntegerField(min_value=0, max_value=3)
     hand = serializers.CharField(help_text="concealed tiles, the winning tile included")
@@ -171,16 +178,19 @@ class JudgeView(APIView):
 
 
 def variant_setup() -> dict[str, Any]:
-    """What the page needs to build its forms: each variant's option defaults, tiles in use (no
-    flowers: Taiwan's go in ``extra.flowers``), whether it has a treasure and its hand size."""
+    """What the page needs to build its forms, for every variant the judge knows: the options
+    that change a rule, with their defaults (and the bounds of numbers), the tiles in use (no
+    flowers: Taiwan's go in ``extra.flowers``), whether it has a treasure, its hand size."""
     out: dict[str, Any] = {}
-    for key in VARIANTS:
-        rules = hand_rules(key)
+    for key, variant in JUDGED.items():
+        rules = variant.rules
+        options = [o for o in variant.options if o.rule]
         out[key] = {
-            "options": dict(rules.default_options),
+            "options": {o.key: o.default for o in options},
+            "bounds": {o.key: [o.minimum, o.maximum] for o in options if not o.is_flag},
             "tiles": sorted(t for t in rules.tiles_used if t < NUM_KINDS),
             "treasure": rules.has_treasure,
-            "hand_size": int(getattr(rules, "hand_size", 13)),
+            "hand_size": rules.hand_size,
         }
     return out
 
@@ -190,5 +200,5 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "calculator.html",
-        {"calc_labels": catalog(), "calc_variants": variant_setup()},
+        {"calc_labels": calculator_labels(), "calc_variants": variant_setup()},
     )

@@ -5,7 +5,7 @@ module only adapts types (JSON in and out, the persistence of a state) and answe
 the table needs and the engine has no opinion on: *who must decide now* (seats with a non-empty
 ``legal_actions``) and *what a seat does when its clock runs out* (:func:`default_action`).
 
-The database keeps each round's whole engine state (``rules.engine.state_to_json``, server side
+The database keeps each round's whole engine state (``rules.persist.state_to_json``, server side
 only) and also its seed and action list: a round is a pure function of those (engine brief,
 "Randomness"), so :func:`state_at` can rebuild any state by replay, and a test checks that replay
 and snapshot agree. Immutable states are cached by round, version and last action
@@ -45,6 +45,12 @@ def _views() -> Any:
     return views
 
 
+def _persist() -> Any:
+    import rules.persist as persist
+
+    return persist
+
+
 def viewer_key(seat: int | None) -> str:
     """The key of a viewer in :attr:`tables.models.RoundEvent.views`."""
     return "spectator" if seat is None else str(seat)
@@ -66,11 +72,13 @@ def new_round(
     ``setup`` carries the round wind and the 連莊 count of a match played in wind rounds
     (Taiwan 16); without it the engine's defaults (东, no count) apply, as for every other
     variant."""
+    from rules.registry import get_variant
+
     extra: dict[str, Any] = {}
     if setup is not None:
         extra = {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
     state, events = _engine().new_round(
-        variant=variant, options=dict(options), seed=seed, dealer=dealer, **extra
+        variant=get_variant(variant), options=dict(options), seed=seed, dealer=dealer, **extra
     )
     return state, list(events)
 
@@ -88,13 +96,10 @@ class RoundSetup:
 
 def has_wind_rounds(variant: str) -> bool:
     """Whether a match of ``variant`` is played in wind rounds with a 連莊 count (Taiwan 16)."""
-    from rules.errors import RulesError
-    from rules.variants import get_variant
+    from rules.registry import VARIANTS
 
-    try:
-        return bool(get_variant(variant).wind_rounds)
-    except RulesError:
-        return False
+    found = VARIANTS.get(variant)
+    return found is not None and found.flow.wind_rounds
 
 
 def round_setup(variant: str, first_dealer: int, rounds: Sequence[tuple[int, int]]) -> RoundSetup:
@@ -102,10 +107,10 @@ def round_setup(variant: str, first_dealer: int, rounds: Sequence[tuple[int, int
     ``(dealer, next_dealer)``, in order), as the variant's :meth:`next_round` rules it: for
     Taiwan 16 the 連莊 count and the wind rounds (``taiwan16.md``, *Play*); for the others only
     the dealer moves (东, no count, the match never ends by itself)."""
+    from rules.registry import get_variant
     from rules.tiles import EAST
-    from rules.variants import get_variant
 
-    v = get_variant(variant)
+    v = get_variant(variant).flow
     setup = RoundSetup(first_dealer, EAST, 0)
     for dealer, following in rounds:
         nxt = v.next_round(
@@ -353,10 +358,10 @@ def result_json(state: Any) -> dict[str, Any] | None:
 def dump_state(state: Any) -> dict[str, Any]:
     """The whole engine state as JSON for :attr:`tables.models.Round.state` (server side only: it
     holds the wall, the seed and the salt; it is never sent to a client)."""
-    data: dict[str, Any] = _engine().state_to_json(state)
+    data: dict[str, Any] = _persist().state_to_json(state)
     return data
 
 
 def load_state(data: Mapping[str, Any]) -> Any:
     """The state :func:`dump_state` stored (``rules.errors.RulesError`` on anything else)."""
-    return _engine().state_from_json(dict(data))
+    return _persist().state_from_json(dict(data))

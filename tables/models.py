@@ -14,17 +14,22 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.codes import unique_code
 from accounts.models import Club
+from rules.registry import VARIANTS
+from tables.labels import lazy
 from tables.room_options import room_options_validate
 
+Variant: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
+    "Variant",
+    [(key.upper(), (key, lazy(variant.name.name))) for key, variant in VARIANTS.items()],
+)
+"""The regional rule sets a room can be played with: the registry's (:mod:`rules.registry`),
+named in the page's language (``Variant.values``, ``Variant.choices``, ``Variant(key).label``)."""
 
-class Variant(models.TextChoices):
-    """The regional rule sets a room can be played with; keys match ``rules.wins.hand_rules``."""
 
-    CHANGCHUN = "changchun", _("长春麻将")
-    HARBIN = "harbin", _("哈尔滨麻将")
-    SIPING = "siping", _("四平麻将")
-    TAIYUAN_LISI = "taiyuan_lisi", _("太原立四")
-    TAIWAN16 = "taiwan16", _("台湾十六张")
+def variant_choices() -> list[tuple[str, str]]:
+    """The model fields' choices, read from the registry when asked: a new variant needs no
+    migration (Django stores a reference to this function, not the list)."""
+    return list(Variant.choices)
 
 
 def new_room_code() -> str:
@@ -44,7 +49,7 @@ class Room(models.Model):
         Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="rooms"
     )
     name = models.CharField(_("房间名"), max_length=60)
-    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     options = models.JSONField(_("房间选项"), default=dict, blank=True)
     base_stake = models.PositiveIntegerField(
         _("底分"), default=1, validators=[MinValueValidator(1), MaxValueValidator(1000)]
@@ -169,7 +174,7 @@ class Match(models.Model):
     players = models.JSONField(
         _("玩家"), default=list, help_text=_("开局时四个座位的玩家（用户 id 或 null 表示机器人）。")
     )
-    variant = models.CharField(_("玩法"), max_length=20, choices=Variant.choices)
+    variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     options = models.JSONField(_("房间选项"), default=dict, blank=True)
     started_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
     ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)

@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -17,6 +16,7 @@ from accounts.codes import normalize_code
 from accounts.models import Membership
 from tables import selectors, services
 from tables.forms import JoinRoomForm, RoomForm
+from tables.labels import table_labels
 from tables.models import Room
 
 
@@ -91,17 +91,6 @@ def room_join(request: HttpRequest) -> HttpResponse:
     return redirect("tables:lobby")
 
 
-def _fan_names(variant: str) -> dict[str, str]:
-    """The room variant's fan keys named in the page's language (``rules.labels``, the one table
-    of names every page uses)."""
-    from rules.labels import FAN, WIN_BY, Lang
-
-    lang: Lang = "en" if (translation.get_language() or "").startswith("en") else "zh"
-    names = {key: label.name(lang) for key, label in FAN.get(variant, {}).items()}
-    names.update({f"win_by:{key}": label.name(lang) for key, label in WIN_BY.items()})
-    return names
-
-
 @login_required
 def room(request: HttpRequest, room_id: int) -> HttpResponse:
     """牌桌: the seats, and the live table (rendered by JavaScript from the websocket)."""
@@ -113,7 +102,7 @@ def room(request: HttpRequest, room_id: int) -> HttpResponse:
             "room": the_room,
             "my_seat": selectors.seat_of(the_room.pk, request.user),
             "table": selectors.table_message(the_room, request.user.pk),
-            "fan_names": _fan_names(the_room.variant),
+            "rules_labels": table_labels(the_room.variant),
         },
     )
 

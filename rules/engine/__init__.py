@@ -1,9 +1,15 @@
 """The round engine: an immutable state machine (spec ``README.md``, *The round*).
 
+The engine is handed the variant it plays (a :class:`~rules.variant.Variant` from the registry,
+:mod:`rules.registry`) and never imports one; :mod:`rules.persist` writes a state as JSON.
+
+>>> from rules.registry import VARIANTS
 >>> from rules.wall import seed_from_text
->>> state, events = new_round(variant="changchun", seed=seed_from_text("doc"), dealer=0)
+>>> state, events = new_round(variant=VARIANTS["changchun"], seed=seed_from_text("doc"), dealer=0)
 >>> len(state.seats[0].concealed), len(state.seats[1].concealed)
 (14, 13)
+>>> [a.kind for a in legal_actions(state, 0)][:2]
+['discard', 'discard']
 """
 
 from __future__ import annotations
@@ -28,7 +34,6 @@ from rules.engine.actions import (
 )
 from rules.engine.core import apply, apply_staged, legal_actions, new_round, seats_to_act
 from rules.engine.events import Event
-from rules.engine.persist import state_from_json, state_to_json
 from rules.engine.state import RoundResult, RoundState
 
 __all__ = [
@@ -56,6 +61,4 @@ __all__ = [
     "legal_actions",
     "new_round",
     "seats_to_act",
-    "state_from_json",
-    "state_to_json",
 ]

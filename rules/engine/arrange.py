@@ -1,6 +1,7 @@
 """Build a round from chosen hands and wall: for tests, puzzles and bug reports.
 
->>> state = arrange_round("changchun", hands=["123456789m12345p", "", "", ""], live="6p")
+>>> from rules.registry import VARIANTS
+>>> state = arrange_round(VARIANTS["changchun"], hands=["123456789m12345p", "", "", ""], live="6p")
 >>> state.seats[0].drawn, len(state.seats[1].concealed), state.wall[state.live]
 (13, 13, 14)
 """
@@ -11,14 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rules.engine.core import with_offers
 from rules.engine.state import RoundState, SeatState, TurnPhase
 from rules.tiles import EAST, Tile, count_tiles, full_set, parse_tiles
-from rules.variants import get_variant
+from rules.variant import Variant
 from rules.wall import break_point, commitment, deal_order
 
 
 def arrange_round(
-    variant: str,
+    variant: Variant,
     *,
     hands: Sequence[str],
     live: str = "",
@@ -36,7 +38,7 @@ def arrange_round(
     first); the rest of the wall is the unused tiles in tile order. Later
     random choices (treasure dice) come from ``seed``'s DRBG stream from its start.
     """
-    v = get_variant(variant)
+    v = variant.flow
     unused = count_tiles(full_set(v.tile_kinds))
     chosen = [parse_tiles(h) for h in hands]
     live_tiles, far_tiles = parse_tiles(live, max_copies=None), parse_tiles(far, max_copies=None)
@@ -57,20 +59,19 @@ def arrange_round(
         dealt += chosen[seat][taken[seat] : taken[seat] + count]
         taken[seat] += count
     wall = tuple(dealt + live_tiles + spare + far_tiles[::-1])
-    state = _state(v.key, chosen, wall, dealer, v.options(options or {}), seed)
+    state = _state(variant, chosen, wall, dealer, variant.validate_options(options or {}), seed)
     # The variant's own set-up after the deal (Harbin's treasure at the far end, Li-Si's 立牌).
-    return v.after_deal(replace(state, live=len(dealt)), [])
+    return with_offers(v.after_deal(replace(state, live=len(dealt)), []))
 
 
 def _state(
-    variant: str,
+    variant: Variant,
     hands: list[list[Tile]],
     wall: tuple[Tile, ...],
     dealer: int,
     options: dict[str, Any],
     seed: bytes,
 ) -> RoundState:
-    v = get_variant(variant)
     dice = (1, 1)
     return RoundState(
         variant=variant,
@@ -95,5 +96,5 @@ def _state(
             for seat, h in enumerate(hands)
         ),
         phase=TurnPhase(seat=dealer, drawn=True, source="deal"),
-        reserve_stacks=v.reserve_stacks(0),
+        reserve_stacks=variant.flow.reserve_stacks(0),
     )

@@ -2,13 +2,18 @@
 (spec ``README.md``, *The round, common to all variants*).
 
 The core knows the flow every variant shares — deal, draw, discard, claim windows, kongs with
-replacement draws, robbing an added kong, ting locks, the end of the round — and asks the
-:class:`~rules.variants.base.Variant` (data + hooks) for everything regional: claim priority, what
-is offered, the treasure, the reserve, the next dealer. Winning and scoring are never computed
-here: the engine asks the variant's hand rules (:mod:`rules.wins`) exactly what the judge asks.
+replacement draws, robbing an added kong, ting locks, the end of the round — and asks the round's
+variant (``state.variant``, a :class:`~rules.variant.Variant` handed to :func:`new_round`) for
+everything regional: its flow (``state.variant.flow``: claim priority, what is offered, the
+treasure, the reserve, the next dealer) and its hand rules (``state.variant.rules``). Winning and
+scoring are never computed here: the engine asks the hand rules exactly what the judge asks. The
+core never imports a variant.
 
-Functions named ``_verb(state, …, out)`` return the next state and append events to ``out``;
-they never change their input.
+States are immutable values. Functions named ``_verb(state, …, out)`` return the next state and
+append events to ``out``; they never change their input. Every decision a state waits for lists
+its offers (``RoundState.offers`` for a turn, ``ClaimPhase.offers`` for a claim window),
+computed once when :func:`apply` (or :func:`new_round`) hands the state out:
+:func:`legal_actions` reads them and :func:`apply` checks an action against them.
 """
 
 from __future__ import annotations
@@ -69,7 +74,8 @@ from rules.tiles import EAST, Tile
 from rules.wall import Drbg, build_wall
 
 if TYPE_CHECKING:
-    from rules.variants.base import Variant
+    from rules.engine.flow import Flow
+    from rules.variant import Variant
 
 SEATS = 4
 
@@ -84,41 +90,27 @@ class StageEnd(Event):
     kind: ClassVar[str] = "stage_end"
 
 
-_variants: dict[str, Variant] = {}
-
-
-def variant_of(state: RoundState) -> Variant:
-    """The variant (flow data + hooks) of a round; imported late so variants may import the core."""
-    found = _variants.get(state.variant)
-    if found is None:
-        from rules.variants import get_variant
-
-        found = _variants[state.variant] = get_variant(state.variant)
-    return found
-
-
 # --- starting a round ---------------------------------------------------------------------------
 
 
 def new_round(
     *,
-    variant: str,
+    variant: Variant,
     seed: bytes,
     dealer: int,
     options: Mapping[str, Any] | None = None,
     round_wind: Tile = EAST,
     lianzhuang: int = 0,
 ) -> tuple[RoundState, list[Event]]:
-    """Shuffle, roll, commit and deal a round (spec README, items 2–3); the dealer is to act.
+    """Shuffle, roll, commit and deal a round of ``variant`` (spec README, items 2–3); the
+    dealer is to act. ``options`` are checked against the variant's and merged with its defaults.
 
     ``round_wind`` and ``lianzhuang`` (the dealer's consecutive stays, 連莊) come from the match
     (Taiwan's four wind rounds, ``taiwan16.md``); the count is kept in ``state.extra`` only when
     non-zero, so that the other variants' states are unchanged."""
-    from rules.variants import get_variant
-
-    v = get_variant(variant)
-    setup = build_wall(seed, v.tile_kinds, dealer)
-    dealt, live = v.deal(setup, dealer)
+    flow = variant.flow
+    setup = build_wall(seed, flow.tile_kinds, dealer)
+    dealt, live = flow.deal(setup, dealer)
     seats = tuple(
         SeatState(
             concealed=tuple(sorted(tiles)),
@@ -129,7 +121,7 @@ def new_round(
     )
     state = RoundState(
         variant=variant,
-        options=v.options(options or {}),
+        options=variant.validate_options(options or {}),
         seed=seed,
         drbg_counter=setup.drbg_counter,
         dealer=dealer,
@@ -143,12 +135,12 @@ def new_round(
         commitment=setup.commitment,
         seats=seats,
         phase=TurnPhase(seat=dealer, drawn=True, source="deal"),
-        reserve_stacks=v.reserve_stacks(0),
+        reserve_stacks=flow.reserve_stacks(0),
         extra={"lianzhuang": lianzhuang} if lianzhuang else {},
     )
     out: list[Event] = [
         RoundStarted(
-            variant=variant,
+            variant=variant.key,
             dealer=dealer,
             round_wind=round_wind,
             dice=setup.dice,
@@ -160,8 +152,8 @@ def new_round(
         *(Dealt(seat=seat, tiles=tiles) for seat, tiles in enumerate(dealt)),
         TurnStarted(seat=dealer),
     ]
-    state = v.after_deal(state, out)
-    return _run_automatic(state, out), out
+    state = flow.after_deal(state, out)
+    return with_offers(_run_automatic(state, out)), out
 
 
 def seats_to_act(state: RoundState) -> list[int]:
@@ -177,41 +169,50 @@ def seats_to_act(state: RoundState) -> list[int]:
 
 # --- legal actions ------------------------------------------------------------------------------
 
-_legal_cache: dict[int, tuple[RoundState, list[Action]]] = {}
-
 
 def legal_actions(state: RoundState, seat: int) -> list[Action]:
     """Exactly the actions ``seat`` may take now (what the UI shows as buttons)."""
-    return list(_legal(state, seat))
+    return list(_offers(state, seat))
 
 
-def _legal(state: RoundState, seat: int) -> list[Action]:
-    """The legal actions, computed once per (state, seat): the bot or the web layer asks for
-    them, then :func:`apply` checks the action against the same list. Callers must not
-    change the returned list."""
-    cached = _legal_cache.get(seat)
-    if cached is not None and cached[0] is state:
-        return cached[1]
-    actions = _compute_legal(state, seat)
-    _legal_cache[seat] = (state, actions)
-    return actions
-
-
-def _compute_legal(state: RoundState, seat: int) -> list[Action]:
+def _offers(state: RoundState, seat: int) -> Sequence[Action]:
+    """The phase's offers to ``seat``: listed when the state was handed out (a state built by
+    hand, or read from an older snapshot, has its turn's offers computed here instead)."""
     phase = state.phase
     if isinstance(phase, ClaimPhase):
         if seat in phase.asked and phase.answers[seat] is None:
-            return list(phase.offers[seat])
-        return []
+            return phase.offers[seat]
+        return ()
     if isinstance(phase, TurnPhase) and phase.seat == seat:
-        if not phase.drawn:
-            return variant_of(state).predraw_actions(state, seat)
-        return _turn_actions(state, seat)
-    return []
+        offers = state.offers
+        return offers if offers is not None else turn_offers(state)
+    return ()
+
+
+def with_offers(state: RoundState, **changes: Any) -> RoundState:
+    """``state`` (with ``changes``) as it is handed out: a turn lists its offers.
+
+    The one copy :func:`apply` makes of the state it has built. The offers
+    (:attr:`RoundState.offers`) are a function of the rest of the state, listed once so that
+    :func:`legal_actions` and the next :func:`apply` read them instead of computing them again;
+    offers already listed belong to this very state (a changed copy drops them)."""
+    if isinstance(state.phase, TurnPhase):
+        offers = state.offers
+        changes["offers"] = offers if offers is not None else turn_offers(state)
+    return replace(state, **changes) if changes else state
+
+
+def turn_offers(state: RoundState) -> tuple[Action, ...]:
+    """The actions of the seat whose turn it is (its pre-draw choices before the draw)."""
+    phase = state.phase
+    assert isinstance(phase, TurnPhase)
+    if not phase.drawn:
+        return tuple(state.variant.flow.predraw_actions(state, phase.seat))
+    return tuple(_turn_actions(state, phase.seat))
 
 
 def _turn_actions(state: RoundState, seat: int) -> list[Action]:
-    v = variant_of(state)
+    v = state.variant.flow
     actions: list[Action] = []
     me = state.seats[seat]
     # Only a ready hand can win with a treasure: the others need a complete shape first.
@@ -230,11 +231,11 @@ _SELF_DRAW_WINS = tuple(SelfDrawWin(seat=s) for s in range(SEATS))
 
 def self_draw_verdict_ok(state: RoundState, seat: int) -> bool:
     """Whether the variant's hand rules accept a self-drawn win now."""
-    v = variant_of(state)
+    v = state.variant.flow
     ctx = v.self_draw_context(state, seat)
     if ctx is None or (v.shape_filters(state) and not shape_possible(ctx)):
         return False
-    return v.hand_rules().judge_win(ctx).legal
+    return state.variant.rules.judge_win(ctx).legal
 
 
 def shape_possible(ctx: WinContext) -> bool:
@@ -256,7 +257,7 @@ _DISCARDS = tuple(tuple(Discard(seat=s, tile=t) for t in range(42)) for s in ran
 def _discards(state: RoundState, seat: int, counts: list[int]) -> list[Action]:
     """Plain and ting discards; ``counts`` (the seat's concealed counts) is changed and restored
     while testing ting candidates."""
-    v = variant_of(state)
+    v = state.variant.flow
     me = state.seats[seat]
     if me.ting and me.drawn is not None:
         # 报听 locks the hand: the drawn tile must go (changchun.md, *Ting*), unless the variant
@@ -384,7 +385,7 @@ def _own_kongs(state: RoundState, seat: int, counts: Sequence[int]) -> list[Acti
 def _kong_ok(
     state: RoundState, seat: int, tile: Tile, rest: tuple[Tile, ...], melds: tuple[Meld, ...]
 ) -> bool:
-    v = variant_of(state)
+    v = state.variant.flow
     if not v.meld_allowed(state, seat, melds, len(rest)):
         return False
     me = state.seats[seat]
@@ -405,11 +406,11 @@ def ting_waits(
 ) -> tuple[Tile, ...]:
     """The legal winning tiles if ``seat`` declared ting holding ``concealed`` (3n+1) and ``melds``;
     empty when ting would not be allowed (the variant's ``judge_ting``)."""
-    v = variant_of(state)
+    v = state.variant.flow
     if v.shape_filters(state) and not hand_facts(concealed)[1]:
         return ()
     ctx = TingContext(
-        variant=v.wins_key,
+        variant=state.variant.key,
         dealer=state.dealer,
         seat=seat,
         concealed=concealed,
@@ -418,7 +419,7 @@ def ting_waits(
         options=state.options,
         extra=v.context_extra(state, seat),
     )
-    verdict = v.hand_rules().judge_ting(ctx)
+    verdict = state.variant.rules.judge_ting(ctx)
     return tuple(verdict.waits) if verdict.ting_allowed else ()
 
 
@@ -426,7 +427,7 @@ def _opened_with(
     state: RoundState, seat: int, melds: tuple[Meld, ...]
 ) -> tuple[bool, bool, bool, bool]:
     opened = list(state.opened())
-    meld_opens = variant_of(state).hand_rules().meld_opens
+    meld_opens = state.variant.rules.meld_opens
     opened[seat] = any(meld_opens(m) for m in melds)
     a, b, c, d = opened
     return (a, b, c, d)
@@ -444,12 +445,12 @@ def win_context(
     extra: Mapping[str, Any] | None = None,
 ) -> WinContext:
     """The judge's question for a win by ``seat`` (``concealed`` includes ``tile``)."""
-    v = variant_of(state)
+    v = state.variant.flow
     me = state.seats[seat]
     treasure = state.treasure
     seen = treasure.tile if treasure and me.treasure_seen == treasure.version else None
     return WinContext(
-        variant=v.wins_key,
+        variant=state.variant.key,
         dealer=state.dealer,
         winner=seat,
         concealed=concealed,
@@ -478,7 +479,7 @@ def claim_offers(
     seat: int,
     discarder: int,
     tile: Tile,
-    v: Variant,
+    v: Flow,
     facts: tuple[tuple[int, ...], tuple[Tile, ...]] | None = None,
 ) -> list[Action]:
     """What ``seat`` may claim on ``discarder``'s ``tile`` (spec README, item 5); empty: not asked.
@@ -514,7 +515,7 @@ def claim_offers(
 
 
 def _chows(
-    state: RoundState, seat: int, tile: Tile, counts: Sequence[int], v: Variant
+    state: RoundState, seat: int, tile: Tile, counts: Sequence[int], v: Flow
 ) -> list[Action]:
     """吃 from the previous seat: suited tiles only, the claimed tile at any place in the run."""
     if tile >= 27:
@@ -552,7 +553,7 @@ are immutable values, compared by value."""
 
 
 def _can_win_on(state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy) -> bool:
-    v = variant_of(state)
+    v = state.variant.flow
     if v.shape_filters(state) and tile not in hand_facts(state.seats[seat].concealed)[1]:
         return False
     if not v.may_win_on_discard(state, seat, tile):
@@ -565,7 +566,7 @@ def _can_win_on(state: RoundState, seat: int, tile: Tile, discarder: int, win_by
         concealed=with_tile(state.seats[seat].concealed, tile),
         discarder=discarder,
     )
-    return v.hand_rules().judge_win(ctx).legal
+    return state.variant.rules.judge_win(ctx).legal
 
 
 _facts_memo: dict[tuple[Tile, ...], tuple[tuple[int, ...], tuple[Tile, ...]]] = {}
@@ -589,7 +590,7 @@ def rob_offers(
     state: RoundState, seat: int, konger: int, tile: Tile, pending: Action | None
 ) -> list[Action]:
     """抢杠: only a win on the added tile (and what the variant adds, e.g. Changchun 抢叉)."""
-    v = variant_of(state)
+    v = state.variant.flow
     offers: list[Action] = []
     if _can_win_on(state, seat, tile, konger, "rob_kong"):
         offers.append(DeclareWin(seat=seat))
@@ -611,7 +612,7 @@ def open_claims(
     """Open a claim (or rob-kong) window; ``None`` when no seat has anything to claim."""
     asked = []
     all_offers: list[tuple[Action, ...]] = [(), (), (), ()]
-    v = variant_of(state)
+    v = state.variant.flow
     # The common case of claim_offers' first test, decided here without the call: a seat with
     # fewer than two of the tile, not the chow seat and not waiting on it is not asked.
     quick = kind != "rob_kong" and v.shape_filters(state) and not v.has_extra_claims
@@ -660,7 +661,7 @@ def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
     assert isinstance(phase, ClaimPhase)
     answers = list(phase.answers)
     answers[action.seat] = action
-    state = variant_of(state).on_claim_answered(state, phase, action)
+    state = state.variant.flow.on_claim_answered(state, phase, action)
     phase = replace(phase, answers=tuple(answers))
     state = replace(state, phase=phase)
     if any(answers[s] is None for s in phase.asked):
@@ -671,7 +672,7 @@ def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
 def _resolve_claims(state: RoundState, phase: ClaimPhase, out: list[Event]) -> RoundState:
     """Highest priority wins, then the seat nearest after the discarder; one winner only
     (spec README, item 5: 截胡 / 一炮不多响)."""
-    v = variant_of(state)
+    v = state.variant.flow
     claims = [a for a in phase.answers if a is not None and not isinstance(a, Pass)]
     if not claims:
         return _close_unclaimed(state, phase, out)
@@ -688,8 +689,7 @@ def _close_unclaimed(state: RoundState, phase: ClaimPhase, out: list[Event]) -> 
     if phase.kind == "rob_kong":
         assert phase.pending is not None
         return complete_pending_kong(state, phase.pending, out)
-    # Only reached from _answer, whose last step made ``state`` as a new copy held by no one.
-    return start_turn(state, (phase.discarder + 1) % SEATS, out, fresh=True)
+    return start_turn(state, (phase.discarder + 1) % SEATS, out)
 
 
 def _mark_last_discard_claimed(state: RoundState, discarder: int) -> RoundState:
@@ -720,7 +720,7 @@ def _take_discard(
         rest = me.without(*(t for t in claim.tiles if t != tile))
         state = lay_meld(state, seat, meld, rest, claim, out)
         return replace(state, phase=TurnPhase(seat=seat, drawn=True, source="claim"))
-    return variant_of(state).take_discard(state, phase, claim, out)
+    return state.variant.flow.take_discard(state, phase, claim, out)
 
 
 def lay_meld(
@@ -745,10 +745,10 @@ def lay_meld(
         concealed=concealed,
         melds=tuple(melds),
         drawn=me.drawn if me.drawn in concealed else None,
-        opened=me.opened or variant_of(state).hand_rules().meld_opens(meld),
+        opened=me.opened or state.variant.rules.meld_opens(meld),
     )
     out.append(Melded(seat=seat, meld=meld, action=action.kind))
-    return variant_of(state).after_tiles_shown(state, out)
+    return state.variant.flow.after_tiles_shown(state, out)
 
 
 def _rob_kong(state: RoundState, phase: ClaimPhase, claim: Action, out: list[Event]) -> RoundState:
@@ -802,45 +802,53 @@ value: built once and shared instead of constructed on every action (frozen data
 slow to build; bench/results/simulate.md)."""
 
 
-def start_turn(
-    state: RoundState, seat: int, out: list[Event], *, fresh: bool = False
-) -> RoundState:
+def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
     """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw.
 
-    ``fresh``: ``state`` was built during the current ``apply`` and nobody else holds it, so the
-    phase is set in it rather than in one more copy of the round (bench/results/simulate.md)."""
-    predraw = _TURN_PHASES[seat, False, "predraw"]
-    if fresh:
-        state.__dict__["phase"] = predraw
-    else:
-        state = replace(state, phase=predraw)
+    The turn's pre-draw phase is set only for a turn that has something before its draw
+    (:meth:`~rules.engine.flow.Flow.before_draw`); any other turn goes straight to its draw,
+    which sets the drawn phase (one copy of the round instead of two)."""
     out.append(_TURN_STARTED[seat])
-    v = variant_of(state)
-    state = v.on_turn_start(state, seat, out)
-    if not isinstance(state.phase, TurnPhase) or v.predraw_actions(state, seat):
-        return state
-    # ``state`` is this call's own copy (or a hook's newer one): the draw may change it in place.
-    return draw_live(state, seat, out, fresh=True)
-
-
-def draw_live(state: RoundState, seat: int, out: list[Event], *, fresh: bool = False) -> RoundState:
-    """摸牌 from the live end; when the next draw would enter the reserve, the wall's end.
-    ``fresh`` as in :func:`start_turn`."""
-    if variant_of(state).live_left(state) <= 0:
-        return variant_of(state).end_of_wall(state, out)
+    v = state.variant.flow
+    predraw = _TURN_PHASES[seat, False, "predraw"]
+    if v.before_draw(state, seat):
+        state = v.on_turn_start(replace(state, phase=predraw), seat, out)
+        if not isinstance(state.phase, TurnPhase) or v.predraw_actions(state, seat):
+            return state
+        return draw_live(state, seat, out)
+    if v.live_left(state) <= 0:
+        return v.end_of_wall(replace(state, phase=predraw), out)
     position = state.live
-    return _give_drawn(state, seat, position, "draw", out, fresh=fresh, live=position + 1)
+    return _give_drawn(state, seat, position, "draw", out, live=position + 1)
+
+
+def draw_live(state: RoundState, seat: int, out: list[Event]) -> RoundState:
+    """摸牌 from the live end; when the next draw would enter the reserve, the wall's end."""
+    v = state.variant.flow
+    if v.live_left(state) <= 0:
+        return v.end_of_wall(state, out)
+    position = state.live
+    return _give_drawn(state, seat, position, "draw", out, live=position + 1)
 
 
 def draw_replacement(state: RoundState, seat: int, out: list[Event]) -> RoundState:
     """杠后补牌 from the far end (牌尾); counts one more kong for the reserve."""
-    v = variant_of(state)
+    v = state.variant.flow
     kongs = state.kongs + 1
-    state = replace(state, kongs=kongs, reserve_stacks=v.reserve_stacks(kongs))
+    reserve = v.reserve_stacks(kongs)
     if state.wall_left <= 0:
-        return end_drawn(state, out)
+        return end_drawn(replace(state, kongs=kongs, reserve_stacks=reserve), out)
     position = v.far_position(state)
-    return _give_drawn(state, seat, position, "kong_draw", out, fresh=True, far=state.far + 1)
+    return _give_drawn(
+        state,
+        seat,
+        position,
+        "kong_draw",
+        out,
+        far=state.far + 1,
+        kongs=kongs,
+        reserve_stacks=reserve,
+    )
 
 
 def _give_drawn(
@@ -849,31 +857,27 @@ def _give_drawn(
     position: int,
     source: TurnSource,
     out: list[Event],
-    *,
-    fresh: bool,
     **changes: Any,
 ) -> RoundState:
-    """The drawn tile joins ``seat``'s hand; ``fresh``: ``state`` is the caller's own new copy,
-    changed in place (one copy of the round less per draw)."""
+    """The drawn tile at wall ``position`` joins ``seat``'s hand (one copy of the round, with
+    the caller's ``changes`` to the wall's ends)."""
     tile = state.wall[position]
     me = state.seats[seat]
-    seat_changes = {"concealed": with_tile(me.concealed, tile), "drawn": tile}
-    phase = _TURN_PHASES[seat, True, source]
-    if fresh:
-        seats = list(state.seats)
-        seats[seat] = replace(me, **seat_changes)
-        state.__dict__.update(changes, seats=tuple(seats), phase=phase)
-    else:
-        state = state.update_seat(seat, seat_changes, phase=phase, **changes)
+    state = state.update_seat(
+        seat,
+        {"concealed": with_tile(me.concealed, tile), "drawn": tile},
+        phase=_TURN_PHASES[seat, True, source],
+        **changes,
+    )
     out.append(_DREW[seat, tile, source == "kong_draw"])
-    return variant_of(state).after_draw(state, seat, position, out)
+    return state.variant.flow.after_draw(state, seat, position, out)
 
 
 def pay_kong(state: RoundState, seat: int, meld: Meld, *, before: Meld | None = None) -> RoundState:
     """杠分: the variant's kong payments, settled apart from the win (also in a drawn round).
     For an add to a special kong (``before`` is the meld before the add) only the difference
     is paid: the hand rules value a special kong with all its adds."""
-    rules_ = variant_of(state).hand_rules()
+    rules_ = state.variant.rules
     new = rules_.kong_transfers(konger=seat, meld=meld, options=state.options)
     if before is not None:
         old = {
@@ -899,7 +903,7 @@ def _concealed_kong(state: RoundState, action: ConcealedKong, out: list[Event]) 
 
 def _added_kong(state: RoundState, action: AddedKong, out: list[Event]) -> RoundState:
     """补杠: others may rob the added tile with a win first (spec README, item 6)."""
-    if variant_of(state).rob_added_kong:
+    if state.variant.flow.rob_added_kong:
         window = open_claims(
             state, kind="rob_kong", discarder=action.seat, tile=action.tile, pending=action, out=out
         )
@@ -911,7 +915,7 @@ def _added_kong(state: RoundState, action: AddedKong, out: list[Event]) -> Round
 def complete_pending_kong(state: RoundState, action: Action, out: list[Event]) -> RoundState:
     """Finish an add that nobody robbed (an :class:`AddedKong` or a variant's add)."""
     if not isinstance(action, AddedKong):
-        return variant_of(state).complete_add(state, action, out)
+        return state.variant.flow.complete_add(state, action, out)
     seat, tile = action.seat, action.tile
     me = state.seats[seat]
     index = next(i for i, m in enumerate(me.melds) if m.kind == "pong" and m.tiles[0] == tile)
@@ -924,7 +928,7 @@ def complete_pending_kong(state: RoundState, action: Action, out: list[Event]) -
 
 def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState:
     seat, tile = action.seat, action.tile
-    v = variant_of(state)
+    v = state.variant.flow
     me = state.seats[seat]
     rest = me.without(tile)
     face_down = action.ting and v.ting_discard_face_down
@@ -948,8 +952,7 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         window = open_claims(state, kind="claims", discarder=seat, tile=tile, pending=None, out=out)
         if window is not None:
             return window
-    # ``state`` is the copy made above (or a hook's newer copy): no one else holds it.
-    return start_turn(state, (seat + 1) % SEATS, out, fresh=True)
+    return start_turn(state, (seat + 1) % SEATS, out)
 
 
 def roll_dice(
@@ -977,13 +980,12 @@ def win(
 ) -> RoundState:
     """A win ends the round: ask the hand rules for the verdict, add the kong payments, cap the
     whole round (changchun.md, *Cap*), move the dealer."""
-    v = variant_of(state)
     if ctx is None:
         concealed = with_tile(state.seats[seat].concealed, tile)
         ctx = win_context(
             state, seat, tile=tile, win_by=win_by, concealed=concealed, discarder=discarder
         )
-    verdict = v.hand_rules().judge_win(ctx)
+    verdict = state.variant.rules.judge_win(ctx)
     if not verdict.legal:
         raise IllegalAction(f"not a legal win: {verdict.reason}", rule=verdict.reason or "no_win")
     if ctx.win_by in ("discard", "rob_kong"):
@@ -1018,7 +1020,7 @@ def _finish(
     verdict: Any,
     out: list[Event],
 ) -> RoundState:
-    v = variant_of(state)
+    v = state.variant.flow
     win_transfers: tuple[Transfer, ...] = tuple(verdict.transfers) if verdict else ()
     kong_transfers = v.settled_kong_transfers(state, winner)
     transfers = cap_transfers(win_transfers + kong_transfers, state.options.get("cap"))
@@ -1092,21 +1094,14 @@ def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, li
 
 
 def _apply_with_stages(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
-    legal = _legal(state, action.seat)
+    legal = _offers(state, action.seat)
     # The offered object itself (what bots and the web layer usually send back) is found by
     # identity in C; only another equal object needs the dataclass ``__eq__`` scan.
     if id(action) not in map(id, legal) and action not in legal:
         raise _why_illegal(state, action)
     out: list[Event] = []
-    before = state
-    state = _run_automatic(_dispatch(state, action, out), out)
-    if state is before:
-        return replace(state, version=state.version + 1), out
-    # ``state`` is a copy made during this call and not yet seen by anyone: count the action in
-    # it directly instead of copying the whole round once more (a copy per action, see
-    # bench/results/simulate.md).
-    state.__dict__["version"] = state.version + 1
-    return state, out
+    after = _run_automatic(_dispatch(state, action, out), out)
+    return with_offers(after, version=state.version + 1), out
 
 
 def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState:
@@ -1116,7 +1111,7 @@ def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState
     assert isinstance(phase, TurnPhase)
     seat = action.seat
     if isinstance(action, SelfDrawWin):
-        ctx = variant_of(state).self_draw_context(state, seat)
+        ctx = state.variant.flow.self_draw_context(state, seat)
         assert ctx is not None
         return win(
             state, seat, tile=ctx.win_tile, win_by=ctx.win_by, discarder=None, out=out, ctx=ctx
@@ -1129,13 +1124,13 @@ def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState
         return _concealed_kong(state, action, out)
     if isinstance(action, AddedKong):
         return _added_kong(state, action, out)
-    return variant_of(state).apply_action(state, action, out)
+    return state.variant.flow.apply_action(state, action, out)
 
 
 def _run_automatic(state: RoundState, out: list[Event]) -> RoundState:
     """Actions the variant takes for a player (Li-Si's automatic win, Harbin's end-of-wall
     discards); none in Changchun."""
-    v = variant_of(state)
+    v = state.variant.flow
     for _ in range(64):
         if isinstance(state.phase, EndedPhase):
             return state

@@ -1,8 +1,9 @@
 """The round's state: frozen dataclasses holding tuples (spec ``README.md``, *The round*).
 
-``apply`` (:mod:`rules.engine.core`) never changes a state; it builds the next one with
-:func:`dataclasses.replace`. A state carries everything needed to continue the round, including the
-DRBG counter (not the generator object), so a round is a pure function of its seed and its actions.
+A state is an immutable value: ``apply`` (:mod:`rules.engine.core`) never changes one; it builds
+the next with :func:`replace`. A state carries everything needed to continue the round — its
+variant (the :class:`~rules.variant.Variant` object), the DRBG counter (not the generator
+object) — so a round is a pure function of its variant, its seed and its actions.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from typing import Any, Literal, TypeVar
 
 from rules.hand import Meld, Transfer, WinVerdict
 from rules.tiles import Tile
+from rules.variant import Variant
 from rules.wall import BreakPoint, live_limit
 
 Seat = int
 _T = TypeVar("_T")
-_REPLACERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_REPLACERS: dict[type, Callable[[Any, Mapping[str, Any]], Any]] = {}
 
 
 def replace(obj: _T, /, **changes: Any) -> _T:
@@ -26,8 +28,18 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     profile (``bench/results/simulate.md``) showed ``dataclasses.replace`` as the top cost. A
     copier is generated once per class (as ``attrs.evolve`` does). The two big classes
     (:class:`RoundState`, :class:`SeatState`) keep a ``__dict__`` instead of slots so that a copy
-    is one C-level dict update, whatever the number of fields. No state class has
-    ``__post_init__`` or init-only fields, so nothing is skipped."""
+    is built by one C-level dict update of the new object, whatever the number of fields. No
+    state class has ``__post_init__`` or init-only fields, so nothing is skipped; the copy is a
+    new object, and the original is never touched.
+
+    A copy of a :class:`RoundState` is another state: the offers listed for its turn
+    (:attr:`RoundState.offers`, derived from the rest) are dropped unless ``changes`` list them
+    (:func:`dataclasses.replace` drops them too: the field is not an argument of ``__init__``)."""
+    return _evolve(obj, changes)
+
+
+def _evolve(obj: _T, changes: Mapping[str, Any]) -> _T:
+    """:func:`replace` with the changes as a mapping (no keyword packing on the hot paths)."""
     cls = type(obj)
     copier = _REPLACERS.get(cls)
     if copier is None:
@@ -35,20 +47,27 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     return copier(obj, changes)  # type: ignore[no-any-return]
 
 
-def _make_copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _make_copier(cls: type) -> Callable[[Any, Mapping[str, Any]], Any]:
     names = [f.name for f in fields(cls)]
     if "__slots__" not in cls.__dict__:
         known = frozenset(names)
         size = len(names)
+        derived = [f.name for f in fields(cls) if not f.init]
+        assert len(derived) <= 1, "one derived field at most (RoundState.offers)"
+        dropped = derived[0] if derived else None
+        new_ = object.__new__
+        set_dict = object.__setattr__
 
-        def copy_dict(obj: Any, changes: dict[str, Any]) -> Any:
-            new: Any = object.__new__(cls)
-            values = new.__dict__
-            values.update(obj.__dict__)
+        def copy_dict(obj: Any, changes: Mapping[str, Any]) -> Any:
+            values = obj.__dict__.copy()
             values.update(changes)
+            if dropped is not None:  # (absent from a state built by ``__init__``: class default)
+                values[dropped] = changes.get(dropped)
             # An unknown field name grows the dict: cheaper than a set test on every copy.
             if len(values) != size:
                 raise TypeError(f"{cls.__name__} has no field {set(changes) - known}")
+            new: Any = new_(cls)
+            set_dict(new, "__dict__", values)  # a new object's contents, before anyone sees it
             return new
 
         return copy_dict
@@ -210,7 +229,7 @@ class RoundResult:
 class RoundState:
     """Everything about one round (局). ``version`` counts applied actions, for persistence."""
 
-    variant: str
+    variant: Variant
     options: Mapping[str, Any]
     seed: bytes
     drbg_counter: int
@@ -233,6 +252,14 @@ class RoundState:
     result: RoundResult | None = None
     version: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    offers: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    """In a :class:`TurnPhase`: the legal actions of the seat whose turn it is, listed by the
+    engine when it hands the state out (:func:`rules.engine.core.with_offers`); ``None`` in a
+    state still being built or built by hand, whose offers
+    :func:`~rules.engine.core.legal_actions` then computes. They follow from the rest of the
+    state: not an ``__init__`` argument, not compared, not stored (:mod:`rules.persist` lists
+    them again), and dropped by every changed copy (:func:`replace`). A claim window's offers
+    are its :attr:`ClaimPhase.offers`."""
 
     @property
     def wall_left(self) -> int:
@@ -262,5 +289,6 @@ class RoundState:
         """A copy with ``seats[seat]`` changed by ``seat_changes`` and the round by ``changes``
         (one copy instead of two on the engine's hot paths)."""
         seats = list(self.seats)
-        seats[seat] = replace(seats[seat], **seat_changes)
-        return replace(self, seats=tuple(seats), **changes)
+        seats[seat] = _evolve(seats[seat], seat_changes)
+        changes["seats"] = tuple(seats)
+        return _evolve(self, changes)

@@ -1,37 +1,13 @@
-"""The flow side of each variant (:mod:`rules.variants.base`), by key: ``get_variant("changchun")``.
+"""One package per variant: ``rules/variants/<key>/`` holds everything of it.
 
-A variant registers itself in :data:`VARIANTS` below; win conditions and scoring are in
-:mod:`rules.wins`.
+=============== ===================================================================
+``__init__.py``  ``VARIANT``, the one :class:`~rules.variant.Variant` object
+``flow.py``      the round flow: the hooks the engine core asks (a ``Flow``)
+``wins.py``      winning conditions, fan and payments (a ``HandRules``)
+``options.py``   the room options, with their defaults and bounds
+``labels.py``    the words players read: name, fan items, reasons
+=============== ===================================================================
+
+The registry that lists them is :mod:`rules.registry` (kept outside this package so that
+importing a variant never runs the registry).
 """
-
-from __future__ import annotations
-
-from functools import cache
-
-from rules.errors import RulesError
-from rules.variants.base import Variant
-from rules.variants.changchun import Changchun
-from rules.variants.harbin import Harbin
-from rules.variants.siping import Siping
-from rules.variants.taiwan16 import Taiwan16
-from rules.variants.taiyuan_lisi import TaiyuanLisi
-
-VARIANTS: dict[str, type[Variant]] = {
-    Changchun.key: Changchun,
-    Harbin.key: Harbin,
-    Siping.key: Siping,
-    TaiyuanLisi.key: TaiyuanLisi,
-    Taiwan16.key: Taiwan16,
-}
-
-
-@cache
-def get_variant(key: str) -> Variant:
-    """The (cached) flow of variant ``key``; raises :class:`RulesError` for an unknown one."""
-    try:
-        return VARIANTS[key]()
-    except KeyError:
-        raise RulesError(f"unknown variant {key!r} (known: {', '.join(VARIANTS)})") from None
-
-
-__all__ = ["VARIANTS", "Variant", "get_variant"]

@@ -232,43 +232,33 @@ class Scored:
 
 
 class HandRules:
-    """The hand rules of one variant (win conditions, ting, fan, payments, kong payments)."""
+    """The hand rules of one variant (win conditions, ting, fan, payments, kong payments).
 
-    key: ClassVar[str] = ""
+    The room options they read (``ctx.options``) are the variant's (:mod:`rules.options`),
+    already checked and merged with their defaults by the engine or the judge."""
+
     conditions: ClassVar[tuple[str, ...]] = ("not_complete",)
-    defaults: ClassVar[Mapping[str, Any]] = {}
     tiles_used: ClassVar[frozenset[Tile]] = frozenset(range(NUM_KINDS))
     has_treasure: ClassVar[bool] = False
+    has_duibao: ClassVar[bool] = False
+    """对宝 (a win on seeing the treasure, ``extra.duibao``) exists (Changchun)."""
+    has_chow: ClassVar[bool] = True
+    """Chows exist (Li-Si has none: a case with a chow is refused)."""
     hand_size: ClassVar[int] = 13
     """Tiles of a hand between turns (13; Taiwan 16): a win holds ``hand_size + 1``."""
     has_flowers: ClassVar[bool] = False
     """Flowers (花牌) are played; they are set aside, never in a hand (``extra.flowers``)."""
+    has_cap: ClassVar[bool] = True
+    """The payments are capped by the option ``cap`` (a variant without the option ignores a
+    ``cap`` key: judge.md, "Unknown option keys are ignored")."""
 
-    # --- options -------------------------------------------------------------------------------
-    @property
-    def default_options(self) -> Mapping[str, Any]:
-        """Every room option of the variant with its default."""
-        return dict(self.defaults)
+    def hand_sizes(self) -> tuple[int, ...]:
+        """The hand sizes a judge case may have (``hand_size``; ``shape`` takes 13 or 16)."""
+        return (self.hand_size,)
 
-    def validate_options(
-        self, options: Mapping[str, Any], *, strict: bool = False
-    ) -> dict[str, Any]:
-        """Options merged with the defaults; a known option of the wrong type or out of its
-        bounds (:data:`OPTION_BOUNDS`) raises InvalidCase.
-
-        Unknown keys are kept as they are (judge.md: "Unknown option keys are ignored"), unless
-        ``strict``: a room's options must all mean something (issue 14, item 5).
-        """
-        if not isinstance(options, Mapping):
-            raise InvalidCase("options must be an object")
-        merged = dict(self.defaults)
-        for name, value in options.items():
-            if name in self.defaults:
-                _check_option(name, value, self.defaults[name])
-            elif strict:
-                raise InvalidCase(f"unknown option {name!r}")
-            merged[name] = value
-        return merged
+    def special_kongs(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """The special kongs (``Meld.name``) a hand may hold under ``options`` (none here)."""
+        return frozenset()
 
     def validate_extra(self, extra: Mapping[str, Any]) -> None:
         """Raise InvalidCase for a malformed variant fact in a case's ``extra`` (none here)."""
@@ -319,9 +309,7 @@ class HandRules:
         if best is None:
             return WinVerdict(legal=False, reason=self.conditions[latest])
         scored = best[1]
-        # Options are normally merged already; a missing cap still takes the variant's default.
-        # A variant without a ``cap`` option ignores one (judge.md: unknown keys are ignored).
-        cap = ctx.options.get("cap", self.defaults["cap"]) if "cap" in self.defaults else None
+        cap = ctx.options.get("cap") if self.has_cap else None
         capped = cap_transfers(scored.transfers, cap)
         return WinVerdict(
             legal=True,
@@ -408,41 +396,6 @@ class HandRules:
         if amount <= 0:
             return ()
         return tuple(Transfer(seat, konger, amount) for seat in SEATS if seat != konger)
-
-
-OPTION_BOUNDS: dict[str, tuple[int, int]] = {
-    "base": (1, 1000),
-    "cap": (1, 1_000_000),
-    "tai_value": (0, 1000),
-}
-"""Inclusive bounds of the integer options. A room's 底分 of 1000 with a win of 20 fan stays a
-64-bit number, and nobody plays for more: an unbounded option (``cap`` 10^12 through the API) made
-every settlement of its room fail ("integer out of range"), issue 14 item 5."""
-
-
-def _check_option(name: str, value: Any, default: Any) -> None:
-    """Raise InvalidCase when an option's value has the wrong type or is out of bounds
-    (judge.md: "an option of the wrong type" is invalid input).
-
-    >>> _check_option("cap", 10**12, 1000)
-    Traceback (most recent call last):
-    ...
-    rules.errors.InvalidCase: option cap must be at most 1000000, got 1000000000000
-    """
-    if name == "cap" and value is None:
-        return  # no cap
-    if name in OPTION_BOUNDS:
-        low, high = OPTION_BOUNDS[name]
-        if not isinstance(value, int) or isinstance(value, bool):
-            kind = "an integer or null" if name == "cap" else "an integer"
-            raise InvalidCase(f"option {name} must be {kind}, got {value!r}")
-        if value < low:
-            word = "positive" if low == 1 else f"at least {low}"
-            raise InvalidCase(f"option {name} must be {word}, got {value!r}")
-        if value > high:
-            raise InvalidCase(f"option {name} must be at most {high}, got {value!r}")
-    elif isinstance(default, bool) and not isinstance(value, bool):
-        raise InvalidCase(f"option {name} must be true or false, got {value!r}")
 
 
 def payer_transfers(winner: int, shares: Mapping[int, int]) -> tuple[Transfer, ...]:

@@ -2,8 +2,9 @@
 //
 // The page builds a judge case (spec judge.md, "A case") from clicks or mpsz notation and POSTs
 // it to /api/judge/, the same judge as `python -m rules judge`; nothing here knows the rules.
-// Names and rule texts of fan and reason keys come from rules/labels.py (json_script
-// "calc-labels"), each variant's options and tiles from json_script "calc-variants".
+// Names and rule texts of tiles, fan items, reasons and options come from the rules, in the page's
+// language (tables/labels.py, json_script "calc-labels"); each variant's options (defaults and
+// bounds) and tiles from json_script "calc-variants".
 (function () {
   "use strict";
 
@@ -99,9 +100,7 @@
   }
 
   function tileLabel(name) {
-    const n = Number(name[0]);
-    if (name[1] === "z") return HONOURS[n - 1];
-    return LANG === "zh" ? `${n}${SUIT_ZH[name[1]]}` : name;
+    return (LABELS.tiles && LABELS.tiles[name]) || name;
   }
 
   function tileNode(name, extra = "", tag = "span") {
@@ -153,11 +152,11 @@
 
   const label = (table, key) => {
     const found = table && table[key];
-    return found ? found[LANG] : key;
+    return found ? found.name : key;
   };
   const ruleText = (table, key) => {
     const found = table && table[key];
-    return found ? found[`rule_${LANG}`] : "";
+    return found ? found.rule : "";
   };
 
   // --- state ---------------------------------------------------------------------------------
@@ -219,6 +218,12 @@
     );
     const box = el("div", "calc-options");
     const options = S.options[S.variant];
+    const optionLabels = LABELS.options[S.variant] || {};
+    const bounds = VARIANTS[S.variant].bounds || {};
+    const bounded = (key, raw) => {
+      const [low, high] = bounds[key] || [1, Number.MAX_SAFE_INTEGER];
+      return Math.min(high, Math.max(low, Number(raw) || low));
+    };
     for (const [key, value] of Object.entries(options)) {
       if (key === "base") {
         const input = el("input");
@@ -227,10 +232,10 @@
         input.name = "opt_base";
         input.value = value;
         input.addEventListener("input", () => {
-          options.base = Math.max(1, Number(input.value) || 1);
+          options.base = bounded("base", input.value);
           schedule();
         });
-        box.append(field(label(LABELS.options, "base"), input));
+        box.append(field(label(optionLabels, "base"), input));
       } else if (key === "cap") {
         const input = el("input");
         input.type = "number";
@@ -239,31 +244,31 @@
         input.value = value === null ? "" : value;
         input.placeholder = t("no_cap");
         input.addEventListener("input", () => {
-          options.cap = input.value ? Math.max(1, Number(input.value) || 1) : null;
+          options.cap = input.value ? bounded("cap", input.value) : null;
           schedule();
         });
-        box.append(field(label(LABELS.options, "cap"), input));
+        box.append(field(label(optionLabels, "cap"), input));
       } else if (typeof value === "number") {
         const input = el("input");
         input.type = "number";
-        input.min = "1";
+        input.min = String((bounds[key] || [1])[0]);
         input.name = `opt_${key}`;
         input.value = value;
         input.addEventListener("input", () => {
-          options[key] = Math.max(1, Number(input.value) || 1);
+          options[key] = bounded(key, input.value);
           schedule();
         });
-        box.append(field(label(LABELS.options, key), input));
+        box.append(field(label(optionLabels, key), input));
       } else if (typeof value === "boolean") {
         const node = field(
-          label(LABELS.options, key),
+          label(optionLabels, key),
           checkbox(`opt_${key}`, value, (v) => {
             options[key] = v;
             if (key === "fengang" || key === "zfbgang") renderMelds(); // offers a special kong
             schedule();
           }),
         );
-        node.title = ruleText(LABELS.options, key);
+        node.title = ruleText(optionLabels, key);
         box.append(node);
       }
     }

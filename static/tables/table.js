@@ -38,19 +38,26 @@ const state = {
   counter: 0,
 };
 
+// --- the rules' words ----------------------------------------------------------------------
+
+// Names of tiles, fan items, reasons and ways of winning, in the page's language, rendered by the
+// server from the rules (tables/labels.py, json_script "rules-labels"): nothing here keeps a list.
+const RULES = JSON.parse(document.getElementById("rules-labels")?.textContent || "{}");
+
+function ruleName(table, key) {
+  return (table && table[key] && table[key].name) || key;
+}
+
 // --- tiles -----------------------------------------------------------------------------------
 
+// The faces printed on the tiles (their names come from RULES.tiles).
 const SUIT = { m: "万", p: "筒", s: "条" };
 const HONOURS = ["东", "南", "西", "北", "白", "发", "中"];
 // 花牌 1f–8f (Taiwan 16): 春夏秋冬 梅兰菊竹.
 const FLOWERS = ["春", "夏", "秋", "冬", "梅", "兰", "菊", "竹"];
 
 function tileLabel(name) {
-  const n = Number(name[0]);
-  const suit = name[1];
-  if (suit === "z") return HONOURS[n - 1];
-  if (suit === "f") return FLOWERS[n - 1] || interpolate(_("花%s"), [String(n)]);
-  return `${n}${SUIT[suit]}`;
+  return (RULES.tiles && RULES.tiles[name]) || name;
 }
 
 function tile(name, extra = "") {
@@ -438,20 +445,6 @@ function renderSeatArea(area, view, seat) {
 }
 
 // 听牌提示 (rules/hints.py): this seat's own hint, only ever in its own view.
-const HINT_REASONS = {
-  not_complete: () => _("不成胡牌型"),
-  not_ting: () => _("未报听"),
-  missing_suit: () => _("缺门"),
-  no_terminal: () => _("没有幺九"),
-  no_triplet: () => _("没有刻子"),
-  single_tile_wait: () => _("手把一"),
-  not_opened: () => _("没开门"),
-  one_suit: () => _("一门牌"),
-  no_sequence: () => _("没有顺子"),
-  chen_self_draw_only: () => _("抻后只能自摸"),
-  piao_only: () => _("只能胡飘"),
-};
-
 function hintWaits(entry) {
   const box = el("span", "hint-waits");
   for (const w of entry.waits) {
@@ -465,7 +458,7 @@ function hintWaits(entry) {
     const item = el("span", "hint-wait blocked");
     item.dataset.tile = b.tile;
     item.dataset.reason = b.reason;
-    const why = (HINT_REASONS[b.reason] || (() => b.reason))();
+    const why = ruleName(RULES.reasons, b.reason);
     item.title = interpolate(_("不能胡：%s"), [why]);
     item.append(tile(b.tile, "small"), el("span", "hint-count", why));
     box.append(item);
@@ -576,78 +569,9 @@ function renderActions(view, decision) {
   ui.actions.replaceChildren(...buttons);
 }
 
-// Fan items by their key in the variant's scoring (rules/wins), named as players call them.
-const FAN_NAMES = {
-  angang: () => _("暗杠"),
-  baopai: () => _("摸宝"),
-  baozhongbao: () => _("宝中宝"),
-  bianzhang: () => _("边张"),
-  bimen: () => _("闭门"),
-  chen: () => _("抻"),
-  dasanyuan: () => _("大三元"),
-  dasixi: () => _("大四喜"),
-  diaojiang: () => _("单调"),
-  dianpao: () => _("点炮"),
-  dihu: () => _("地胡"),
-  dudiao: () => _("独听"),
-  duibao: () => _("对宝"),
-  duiduihu: () => _("碰碰胡"),
-  feng: () => _("风刻"),
-  flower: () => _("花牌"),
-  gangkai: () => _("杠上开花"),
-  gangshang: () => _("杠上开花"),
-  haidi: () => _("海底捞月"),
-  huagang: () => _("花杠"),
-  hunyise: () => _("混一色"),
-  jia: () => _("夹"),
-  jiahu: () => _("夹胡"),
-  kadang: () => _("卡当"),
-  kanzhang: () => _("砍张"),
-  lianzhuang: () => _("连庄"),
-  lihu: () => _("立胡"),
-  liting: () => _("立听"),
-  menqing: () => _("门清"),
-  menqing_zimo: () => _("门清自摸"),
-  minggang: () => _("明杠"),
-  mobao: () => _("摸宝"),
-  piao: () => _("飘"),
-  piaohu: () => _("飘胡"),
-  pinghu: () => _("平胡"),
-  qianggang: () => _("抢杠"),
-  qinglong: () => _("青龙"),
-  qingyise: () => _("清一色"),
-  quanqiu: () => _("全求人"),
-  quemen: () => _("缺门"),
-  sanjiabi: () => _("三家闭"),
-  sananke: () => _("三暗刻"),
-  sanyuan_pong: () => _("箭刻"),
-  sianke: () => _("四暗刻"),
-  siguiyi: () => _("四归一"),
-  tianhu: () => _("天胡"),
-  ting_declared: () => _("报听"),
-  xiaosanyuan: () => _("小三元"),
-  xiaosixi: () => _("小四喜"),
-  zhuang: () => _("庄家"),
-  zhuanghu: () => _("庄家胡"),
-  zhuangjia: () => _("庄家"),
-  zimo: () => _("自摸"),
-  wuanke: () => _("五暗刻"),
-};
-
-// The variant's own names, in the page's language, from rules.labels (rendered into the page);
-// FAN_NAMES above is only the fallback for a key that table does not know.
-const PAGE_NAMES = JSON.parse(document.getElementById("fan-names")?.textContent || "{}");
-
 function fanName(key) {
-  return PAGE_NAMES[key] || (FAN_NAMES[key] || (() => key))();
+  return ruleName(RULES.fan, key);
 }
-
-const WIN_BY = {
-  self_draw: () => _("自摸"),
-  discard: () => _("点炮"),
-  rob_kong: () => _("抢杠"),
-  kong_draw: () => _("杠上开花"),
-};
 
 function renderSettlement(view) {
   const result = view.result;
@@ -661,7 +585,7 @@ function renderSettlement(view) {
       ? _("荒庄（流局）")
       : interpolate(_("%s 胡牌（%s）"), [
           seatName(result.winner),
-          PAGE_NAMES[`win_by:${result.win_by}`] || (WIN_BY[result.win_by] || (() => result.win_by))(),
+          ruleName(RULES.win_by, result.win_by),
         ]);
   const nodes = [el("h2", "", title)];
   if (result.tile) {

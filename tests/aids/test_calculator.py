@@ -111,20 +111,28 @@ def test_the_endpoint_is_in_the_openapi_schema(client: Client) -> None:
     assert operation["security"] == [{"cookieAuth": []}, {"tokenAuth": []}, {}]
 
 
-def test_the_page_is_public_and_carries_the_labels_in_both_languages(client: Client) -> None:
-    page = client.get("/calculator/")
+def page_labels(client: Client, **headers: str) -> dict:
+    page = client.get("/calculator/", **headers)
     assert page.status_code == 200
     text = page.content.decode()
     assert 'id="calc-labels"' in text
     assert "calculator/calculator.js" in text
     start = text.index(">", text.index('id="calc-labels"')) + 1
-    labels = json.loads(text[start : text.index("</script>", start)])
-    assert labels["fan"]["changchun"]["jiahu"]["zh"] == "夹胡"
-    assert labels["fan"]["changchun"]["jiahu"]["en"] == "Single-wait win"
+    return json.loads(text[start : text.index("</script>", start)])
+
+
+def test_the_page_is_public_and_carries_the_labels_in_the_pages_language(client: Client) -> None:
+    labels = page_labels(client)
+    assert labels["fan"]["changchun"]["jiahu"]["name"] == "夹胡"
+    assert labels["tiles"]["1z"] == "东"
+    labels = page_labels(client, HTTP_ACCEPT_LANGUAGE="en")
+    assert labels["fan"]["changchun"]["jiahu"]["name"] == "Single-wait win"
+    assert labels["tiles"]["1z"] == "East"
+    assert labels["options"]["changchun"]["ting_required"]["name"] == "Ting required"
 
 
 def test_a_taiwan_hand_of_seventeen_tiles_is_judged_with_its_flowers(client: Client) -> None:
-    from rules.labels import FAN
+    from rules.registry import VARIANTS
 
     case = {
         "kind": "win",
@@ -140,7 +148,7 @@ def test_a_taiwan_hand_of_seventeen_tiles_is_judged_with_its_flowers(client: Cli
     assert {"id": None, **body} == judge_line(json.dumps(case))
     assert body["legal"] is True
     assert body["fan"]["flower"] == 2
-    assert set(body["fan"]) <= set(FAN["taiwan16"])
+    assert set(body["fan"]) <= set(VARIANTS["taiwan16"].fan)
 
 
 def test_a_judge_bug_is_a_500_with_the_clis_error_line(

@@ -6,6 +6,7 @@ from rules.engine import Action, Discard, Pass, RoundState, apply, legal_actions
 from rules.engine.arrange import arrange_round
 from rules.engine.events import Event
 from rules.engine.state import ClaimPhase, TurnPhase
+from rules.registry import VARIANTS
 from rules.tiles import parse_tile
 
 T = parse_tile
@@ -19,7 +20,7 @@ SEAT3 = "1m2m3m4p5p6p7s8s9s2s3s4s7z"
 
 def table(**kwargs: object) -> RoundState:
     hands = kwargs.pop("hands", [DEALER, SEAT1, SEAT2, SEAT3])
-    return arrange_round("changchun", hands=hands, **kwargs)  # type: ignore[arg-type]
+    return arrange_round(VARIANTS["changchun"], hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
 def act(state: RoundState, action: Action) -> RoundState:

@@ -23,6 +23,7 @@ from rules.engine import (
 )
 from rules.engine.core import isolated_tiles
 from rules.engine.events import Event
+from rules.registry import get_variant
 from rules.wall import seed_from_text
 
 
@@ -58,7 +59,7 @@ def play_eager_rounds(
     rng = random.Random(seed)
     for index in range(rounds):
         state, events = new_round(
-            variant=variant,
+            variant=get_variant(variant),
             seed=seed_from_text(f"{seed}/{index}"),
             dealer=index % 4,
             options=options,

@@ -3,7 +3,8 @@
 The shared cases (``../shared/cases`` in the workspace, the authority) travel with the repository as
 a copy under ``tests/rules/cases/shared/``, so that a clone with no ``../shared`` still tests them;
 ``test_golden_cases.test_the_repository_copy_matches_the_workspace`` fails when the two differ.
-``next/`` holds the cases of a variant being built: they run once the judge knows the variant.
+``next/`` holds the cases of a variant being built: they run once the variant is in the registry
+(:data:`rules.registry.JUDGED`).
 Our own cases sit beside them in ``tests/rules/cases/*.jsonl``.
 """
 
@@ -13,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rules.wins import VARIANTS
+from rules.registry import JUDGED
 
 HERE = Path(__file__).resolve().parent
 OWN = HERE / "cases"
@@ -37,7 +38,7 @@ def golden_entries(*, own: bool = False) -> list[tuple[Path, int, dict[str, Any]
             if not line.strip():
                 continue
             entry = json.loads(line)
-            if entry["case"].get("variant") in VARIANTS or path.parent.name != "next":
+            if entry["case"].get("variant") in JUDGED or path.parent.name != "next":
                 entries.append((path, number, entry))
     return entries
 

@@ -23,7 +23,7 @@ from rules.engine.events import TreasurePlaced, TreasureSeen
 from rules.engine.state import ClaimPhase, EndedPhase, Treasure, TurnPhase
 from rules.errors import HandLocked
 from rules.hand import Meld
-from rules.variants import get_variant
+from rules.registry import get_variant
 from rules.views import seat_view
 from rules.wall import Drbg
 from tests.rules.engine_helpers import (
@@ -36,7 +36,7 @@ from tests.rules.engine_helpers import (
     table,
 )
 
-CC = get_variant("changchun")
+CC = get_variant("changchun").flow
 
 
 def test_the_reserve_is_7_stacks_then_6_plus_k() -> None:

@@ -38,6 +38,7 @@ from rules.errors import (
     TileNotHeld,
 )
 from rules.hand import Meld
+from rules.registry import VARIANTS
 from rules.wall import seed_from_text
 from tests.rules.engine_helpers import (
     T,
@@ -51,7 +52,7 @@ from tests.rules.engine_helpers import (
 
 
 def test_a_new_round_deals_14_to_the_dealer_and_13_to_the_others() -> None:
-    state, events = new_round(variant="changchun", seed=seed_from_text("deal"), dealer=2)
+    state, events = new_round(variant=VARIANTS["changchun"], seed=seed_from_text("deal"), dealer=2)
     assert [len(s.concealed) for s in state.seats] == [13, 13, 14, 13]
     assert state.phase == TurnPhase(seat=2, drawn=True, source="deal")
     assert state.seats[2].drawn == state.seats[2].dealt[-1]

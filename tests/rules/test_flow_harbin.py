@@ -14,8 +14,6 @@ from rules.engine import (
     SelfDrawWin,
     apply,
     new_round,
-    state_from_json,
-    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import (
@@ -30,16 +28,17 @@ from rules.engine.events import (
 )
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld
+from rules.persist import state_from_json, state_to_json
+from rules.registry import VARIANTS, get_variant
 from rules.simulate import simulate_rounds
 from rules.tiles import full_set, tile_name
-from rules.variants import get_variant
 from rules.views import event_for, seat_view
 from rules.wall import seed_from_text
 from tests.rules.engine_helpers import T, act, discard_drawn, offered, pass_claims
 from tests.rules.flow_helpers import play_eager_rounds
 from tests.rules.test_views import check_event, check_view
 
-HB = get_variant("harbin")
+HB = get_variant("harbin").flow
 
 DEALER = "3m4m4m6m6m1p1p3p3p2s2s4s4s9m"
 # With 123m chowed and 7z let go: 555p 678s 99s 78p, ready on 6p / 9p (opened, m p s, 1 and 9,
@@ -50,7 +49,7 @@ SEAT2 = "3m3m5m5m2p2p4p4p1s1s3s3s9p"
 
 def harbin(**kwargs: object) -> RoundState:
     hands = kwargs.pop("hands", [DEALER, SEAT1, SEAT2, ""])
-    return arrange_round("harbin", hands=hands, **kwargs)  # type: ignore[arg-type]
+    return arrange_round(VARIANTS["harbin"], hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
 def chow_ting_and_ting(state: RoundState) -> tuple[RoundState, list[Event]]:
@@ -62,7 +61,7 @@ def chow_ting_and_ting(state: RoundState) -> tuple[RoundState, list[Event]]:
 
 
 def test_a_round_has_112_tiles_and_no_winds() -> None:
-    state, _ = new_round(variant="harbin", seed=seed_from_text("hb"), dealer=0)
+    state, _ = new_round(variant=VARIANTS["harbin"], seed=seed_from_text("hb"), dealer=0)
     assert len(state.wall) == 112
     assert sorted(state.wall) == full_set(HB.tile_kinds)
     assert max(state.wall) == T("7z")
@@ -70,7 +69,7 @@ def test_a_round_has_112_tiles_and_no_winds() -> None:
 
 
 def test_the_treasure_is_the_last_tile_of_the_wall_held_aside_face_down() -> None:
-    state, events = new_round(variant="harbin", seed=seed_from_text("hb"), dealer=1)
+    state, events = new_round(variant=VARIANTS["harbin"], seed=seed_from_text("hb"), dealer=1)
     assert state.treasure is not None
     assert state.treasure.tile == state.wall[-1]
     assert state.treasure.position == len(state.wall) - 1
@@ -238,7 +237,7 @@ def test_the_last_four_tiles_are_dealt_one_by_one_and_discarded_automatically() 
 
 
 def test_fifty_simulated_rounds_keep_every_invariant() -> None:
-    report = simulate_rounds("harbin", 50, "flows")
+    report = simulate_rounds(VARIANTS["harbin"], 50, "flows")
     assert report.invariants == "ok"
     assert report.rounds == 50
 

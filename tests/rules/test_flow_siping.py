@@ -15,20 +15,19 @@ from rules.engine import (
     SpecialKong,
     apply,
     new_round,
-    state_from_json,
-    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import DiceRolled, Discarded, Drew, RoundEnded
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
+from rules.persist import state_from_json, state_to_json
+from rules.registry import VARIANTS, get_variant
 from rules.simulate import broken_invariant, simulate_rounds
-from rules.variants import get_variant
 from rules.wall import seed_from_text
 from tests.rules.engine_helpers import T, act, discard_drawn, offered, pass_claims
 from tests.rules.flow_helpers import play_eager_rounds
 from tests.rules.test_views import check_event, check_view
 
-SP = get_variant("siping")
+SP = get_variant("siping").flow
 
 DEALER = "9m1m2m3m4m5m6m7m8m1s2s3s4p6p"
 # After ponging 9m and letting 7z go: 1p3p 456s 789p 55s, ready on 2p alone (夹).
@@ -39,7 +38,7 @@ OPEN = "9m9m2p3p4s5s6s7p8p9p5s5s7z"
 
 def siping(**kwargs: object) -> RoundState:
     hands = kwargs.pop("hands", [DEALER, JIA, "", ""])
-    return arrange_round("siping", hands=hands, **kwargs)  # type: ignore[arg-type]
+    return arrange_round(VARIANTS["siping"], hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
 def pong_dealer_9m(state: RoundState) -> RoundState:
@@ -48,7 +47,7 @@ def pong_dealer_9m(state: RoundState) -> RoundState:
 
 
 def test_the_deal_jumps_the_dealer_to_the_first_and_third_stacks() -> None:
-    state, _ = new_round(variant="siping", seed=seed_from_text("sp"), dealer=2)
+    state, _ = new_round(variant=VARIANTS["siping"], seed=seed_from_text("sp"), dealer=2)
     wall = state.wall
     dealt = [s.dealt for s in state.seats]
     assert [len(d) for d in dealt] == [13, 13, 14, 13]
@@ -60,7 +59,7 @@ def test_the_deal_jumps_the_dealer_to_the_first_and_third_stacks() -> None:
 
 
 def test_the_second_roll_is_recorded_and_sets_the_starting_stack() -> None:
-    state, events = new_round(variant="siping", seed=seed_from_text("sp"), dealer=0)
+    state, events = new_round(variant=VARIANTS["siping"], seed=seed_from_text("sp"), dealer=0)
     second = next(e for e in events if isinstance(e, DiceRolled) and e.purpose == "second_roll")
     assert state.break_point.stack == sum(state.dice) + sum(second.dice) + 1
 
@@ -167,7 +166,7 @@ def test_whirlwind_kong_option_lays_the_four_winds_without_opening() -> None:
 
 
 def test_fifty_simulated_rounds_keep_every_invariant() -> None:
-    report = simulate_rounds("siping", 50, "flows")
+    report = simulate_rounds(VARIANTS["siping"], 50, "flows")
     assert report.invariants == "ok"
     assert report.rounds == 50
 

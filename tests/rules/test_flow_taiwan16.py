@@ -14,23 +14,22 @@ from rules.engine import (
     Pong,
     SelfDrawWin,
     new_round,
-    state_from_json,
-    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import Drew, FlowerShown
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
+from rules.persist import state_from_json, state_to_json
+from rules.registry import VARIANTS, get_variant
 from rules.simulate import simulate_rounds, tile_counts
 from rules.tiles import EAST, NORTH, SOUTH, WEST, count_tiles, full_set, is_flower, tile_name
-from rules.variants import get_variant
-from rules.variants.taiwan16 import match_progress, next_round, seat_flowers
+from rules.variants.taiwan16.flow import match_progress, next_round, seat_flowers
 from rules.views import event_for, seat_view
 from rules.wall import seed_from_text
 from tests.rules.engine_helpers import T, act, discard_drawn, offered, pass_claims
 from tests.rules.flow_helpers import play_eager_rounds
 from tests.rules.test_views import check_event, check_view
 
-TW = get_variant("taiwan16")
+TW = get_variant("taiwan16").flow
 DEALER = "1m1m2m2m3m3m4p4p5p5p6p6p7s7s8s8s1z"
 """Seventeen tiles; the 17th (the drawn one) is 1z, which nobody can claim."""
 READY = "1m2m3m4m5m6m7m8m9m2p3p4p5s5s7s8s"
@@ -39,11 +38,13 @@ READY = "1m2m3m4m5m6m7m8m9m2p3p4p5s5s7s8s"
 
 def taiwan(**kwargs: object) -> RoundState:
     hands = kwargs.pop("hands", [DEALER, READY, "", ""])
-    return arrange_round("taiwan16", hands=hands, **kwargs)  # type: ignore[arg-type]
+    return arrange_round(VARIANTS["taiwan16"], hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
 def test_a_round_has_144_tiles_and_deals_17_and_16_without_flowers_in_hand() -> None:
-    state, events = new_round(variant="taiwan16", seed=seed_from_text("tw-deal"), dealer=2)
+    state, events = new_round(
+        variant=VARIANTS["taiwan16"], seed=seed_from_text("tw-deal"), dealer=2
+    )
     assert len(state.wall) == 144
     assert [len(s.concealed) for s in state.seats] == [16, 16, 17, 16]
     assert not any(is_flower(t) for s in state.seats for t in s.concealed)
@@ -67,7 +68,9 @@ def test_flowers_at_the_deal_are_replaced_from_the_far_end_dealer_first() -> Non
 
 
 def test_the_deal_events_show_each_flower_to_everyone() -> None:
-    state, events = new_round(variant="taiwan16", seed=seed_from_text("tw-flowers"), dealer=0)
+    state, events = new_round(
+        variant=VARIANTS["taiwan16"], seed=seed_from_text("tw-flowers"), dealer=0
+    )
     flowers = [e for e in events if isinstance(e, FlowerShown)]
     assert flowers, "this seed deals at least one flower"
     for event in flowers:
@@ -161,7 +164,7 @@ def test_an_added_kong_can_be_robbed_for_qianggang() -> None:
 
 
 def test_live_draws_stop_when_sixteen_tiles_remain() -> None:
-    state, _ = new_round(variant="taiwan16", seed=seed_from_text("tw-end"), dealer=0)
+    state, _ = new_round(variant=VARIANTS["taiwan16"], seed=seed_from_text("tw-end"), dealer=0)
     while not isinstance(state.phase, EndedPhase):
         if isinstance(state.phase, ClaimPhase):
             state = pass_claims(state)
@@ -175,14 +178,18 @@ def test_live_draws_stop_when_sixteen_tiles_remain() -> None:
 
 def test_the_lianzhuang_count_of_the_match_is_scored_by_the_dealer() -> None:
     state, _ = new_round(
-        variant="taiwan16", seed=seed_from_text("tw-lz"), dealer=1, round_wind=SOUTH, lianzhuang=3
+        variant=VARIANTS["taiwan16"],
+        seed=seed_from_text("tw-lz"),
+        dealer=1,
+        round_wind=SOUTH,
+        lianzhuang=3,
     )
     assert state.extra["lianzhuang"] == 3
     assert seat_view(state, None)["lianzhuang"] == 3
     assert seat_view(state, None)["round_wind"] == "2z"
     extra = TW.context_extra(state, 1)
     assert (extra["lianzhuang"], extra["round_wind"], extra["seat_wind"]) == (3, SOUTH, EAST)
-    plain, _ = new_round(variant="changchun", seed=seed_from_text("tw-lz"), dealer=1)
+    plain, _ = new_round(variant=VARIANTS["changchun"], seed=seed_from_text("tw-lz"), dealer=1)
     assert plain.extra == {}
 
 
@@ -230,7 +237,7 @@ def test_dihu_when_another_seat_wins_on_its_first_draw() -> None:
 
 
 def test_thirty_simulated_rounds_keep_every_invariant() -> None:
-    report = simulate_rounds("taiwan16", 30, "tw-flows")
+    report = simulate_rounds(VARIANTS["taiwan16"], 30, "tw-flows")
     assert report.invariants == "ok"
     assert report.rounds == 30
 

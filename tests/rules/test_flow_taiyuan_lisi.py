@@ -17,21 +17,20 @@ from rules.engine import (
     Pong,
     SelfDrawWin,
     apply,
-    state_from_json,
-    state_to_json,
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import ClaimWindowOpened, Discarded, RoundEnded
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld
+from rules.persist import state_from_json, state_to_json
+from rules.registry import VARIANTS, get_variant
 from rules.simulate import simulate_rounds
-from rules.variants import get_variant
-from rules.variants.taiyuan_lisi import standing_tiles
+from rules.variants.taiyuan_lisi.flow import standing_tiles
 from rules.views import event_for, seat_view
 from tests.rules.engine_helpers import T, act, discard_drawn, offered, pass_claims
 from tests.rules.flow_helpers import play_eager_rounds
 
-LISI = get_variant("taiyuan_lisi")
+LISI = get_variant("taiyuan_lisi").flow
 
 # The dealer's first four tiles (立牌) are 1m 2m 3m 7z; discarding 7z leaves 123m 456m 789m
 # 234s 1p, ready on 1p alone (单调, 独听) with 青龙 in m.
@@ -44,7 +43,7 @@ SEAT3 = "7m7m8m8m4p4p5p5p7s7s8s8s5z"
 
 def lisi(**kwargs: object) -> RoundState:
     hands = kwargs.pop("hands", [READY_DEALER, SEAT1, SEAT2, SEAT3])
-    return arrange_round("taiyuan_lisi", hands=hands, **kwargs)  # type: ignore[arg-type]
+    return arrange_round(VARIANTS["taiyuan_lisi"], hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
 def discards(state: RoundState, seat: int) -> list[Discard]:
@@ -230,7 +229,7 @@ def test_a_win_is_never_left_to_the_player() -> None:
 
 
 def test_fifty_simulated_rounds_keep_every_invariant() -> None:
-    report = simulate_rounds("taiyuan_lisi", 50, "flows")
+    report = simulate_rounds(VARIANTS["taiyuan_lisi"], 50, "flows")
     assert report.invariants == "ok"
     assert report.rounds == 50
 

@@ -9,14 +9,13 @@ import pytest
 
 from rules.engine import Discard, RoundState, apply, legal_actions, new_round
 from rules.engine.arrange import arrange_round
-from rules.engine.core import variant_of
 from rules.engine.state import ClaimPhase, DiscardRecord, TurnPhase, replace
 from rules.hints import analyse_waits, seat_hint, ting_context, unseen_counts
+from rules.registry import VARIANTS, judged_variant
 from rules.simulate import random_bot, seats_to_act
 from rules.tiles import parse_tile, tile_name
 from rules.views import seat_view
 from rules.wall import seed_from_text
-from rules.wins import hand_rules
 from tests.rules.engine_helpers import T, act, eager_bot, pass_claims
 
 READY_DEALER = "123m456p789s234s7z5z"
@@ -24,7 +23,7 @@ READY_DEALER = "123m456p789s234s7z5z"
 
 
 def test_a_discard_that_keeps_the_hand_ready_lists_its_waits_and_unseen_copies() -> None:
-    state = arrange_round("changchun", hands=[READY_DEALER, "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=[READY_DEALER, "", "", ""])
     hint = seat_view(state, 0)["hint"]
     assert hint["mode"] == "discard"
     by_tile = {entry["tile"]: entry for entry in hint["discards"]}
@@ -36,7 +35,7 @@ def test_a_discard_that_keeps_the_hand_ready_lists_its_waits_and_unseen_copies()
 
 def test_a_shape_wait_the_variant_refuses_carries_its_reason() -> None:
     # No bamboo after the 9s goes: every wait is 缺门 (changchun.md, missing_suit).
-    state = arrange_round("changchun", hands=["123m456m789m23m55p9s", "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=["123m456m789m23m55p9s", "", "", ""])
     (entry,) = seat_view(state, 0)["hint"]["discards"]
     assert entry["tile"] == "9s"
     assert entry["waits"] == []
@@ -50,7 +49,7 @@ def test_a_shape_wait_the_variant_refuses_carries_its_reason() -> None:
 
 def test_after_ting_the_locked_waits_stay_up_and_a_discarded_copy_is_seen() -> None:
     state = arrange_round(
-        "changchun", hands=[READY_DEALER, "1m9m1p9p1s9s1z2z3z4z6z6z7z", "", ""], live="2z"
+        VARIANTS["changchun"], hands=[READY_DEALER, "1m9m1p9p1s9s1z2z3z4z6z6z7z", "", ""], live="2z"
     )
     state = act(state, Discard(seat=0, tile=T("5z"), ting=True))
     state = pass_claims(state)
@@ -68,7 +67,7 @@ def test_after_ting_the_locked_waits_stay_up_and_a_discarded_copy_is_seen() -> N
 
 
 def test_a_ready_hand_between_turns_shows_its_waits() -> None:
-    state = arrange_round("changchun", hands=[READY_DEALER, "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=[READY_DEALER, "", "", ""])
     state = pass_claims(act(state, Discard(seat=0, tile=T("5z"))))
     hint = seat_view(state, 0)["hint"]
     assert hint["mode"] == "ready"
@@ -76,19 +75,21 @@ def test_a_ready_hand_between_turns_shows_its_waits() -> None:
 
 
 def test_no_hint_for_a_hand_that_no_discard_makes_ready() -> None:
-    state = arrange_round("changchun", hands=["1m4m7m2p5p8p3s6s9s1z2z3z5z7z", "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=["1m4m7m2p5p8p3s6s9s1z2z3z5z7z", "", "", ""])
     assert seat_view(state, 0)["hint"] is None
 
 
 def test_the_room_option_turns_hints_off() -> None:
-    state = arrange_round("changchun", hands=[READY_DEALER, "", "", ""], options={"hints": False})
+    state = arrange_round(
+        VARIANTS["changchun"], hands=[READY_DEALER, "", "", ""], options={"hints": False}
+    )
     assert "hint" not in seat_view(state, 0)
-    on = arrange_round("changchun", hands=[READY_DEALER, "", "", ""])
+    on = arrange_round(VARIANTS["changchun"], hands=[READY_DEALER, "", "", ""])
     assert "hint" not in seat_view(on, 0, hints=False)
 
 
 def test_spectators_and_other_seats_never_get_this_seats_hint() -> None:
-    state = arrange_round("changchun", hands=[READY_DEALER, "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=[READY_DEALER, "", "", ""])
     assert "hint" not in seat_view(state, None)
     for viewer in (1, 2, 3):
         hint = seat_view(state, viewer).get("hint")
@@ -96,7 +97,7 @@ def test_spectators_and_other_seats_never_get_this_seats_hint() -> None:
 
 
 def test_a_face_down_discard_is_seen_only_by_its_owner() -> None:
-    state = arrange_round("changchun", hands=[READY_DEALER, "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=[READY_DEALER, "", "", ""])
     state = act(state, Discard(seat=0, tile=T("5z")))
     before = unseen_counts(state, 1)[T("5z")]
     seats = list(state.seats)
@@ -110,7 +111,7 @@ def test_a_face_down_discard_is_seen_only_by_its_owner() -> None:
 def _rounds(variant: str, seed: str) -> Iterator[RoundState]:
     rng = random.Random(seed)
     bot = eager_bot(rng) if seed.startswith("eager") else random_bot(rng)
-    state, _ = new_round(variant=variant, seed=seed_from_text(seed), dealer=0)
+    state, _ = new_round(variant=VARIANTS[variant], seed=seed_from_text(seed), dealer=0)
     yield state
     while state.result is None:
         seat = seats_to_act(state)[0]
@@ -134,7 +135,7 @@ def test_hint_waits_are_the_judges_legal_waits_over_whole_rounds(variant: str, s
             assert hint["mode"] == "ting"
             assert [w["tile"] for w in hint["waits"]] == [tile_name(t) for t in me.waits]
             continue
-        rules = variant_of(state).hand_rules()
+        rules = state.variant.rules
         ting_discards = {
             a.tile for a in legal_actions(state, seat) if isinstance(a, Discard) and a.ting
         }
@@ -157,10 +158,10 @@ def test_hint_waits_are_the_judges_legal_waits_over_whole_rounds(variant: str, s
 
 
 def test_blocked_waits_give_each_tile_its_own_reason() -> None:
-    state = arrange_round("changchun", hands=["123m456m789m23m55p9s", "", "", ""])
+    state = arrange_round(VARIANTS["changchun"], hands=["123m456m789m23m55p9s", "", "", ""])
     me = state.seats[0]
     ctx = ting_context(state, 0, me.without(T("9s")), me.melds)
-    rules = hand_rules("changchun")
+    rules = judged_variant("changchun").rules
     analysis = analyse_waits(rules, ctx)
     assert analysis.legal == ()
     assert analysis.ready

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from rules.engine import apply, legal_actions, new_round
-from rules.engine.persist import state_from_json, state_to_json
 from rules.errors import RulesError
+from rules.persist import state_from_json, state_to_json
+from rules.registry import VARIANTS
 from rules.simulate import random_bot, seats_to_act
 from rules.wall import seed_from_text
 
@@ -17,7 +18,7 @@ from rules.wall import seed_from_text
 @pytest.mark.parametrize("seed", ["persist-1", "persist-2", "persist-3"])
 def test_every_state_of_a_round_survives_a_json_round_trip(seed: str) -> None:
     bot = random_bot(random.Random(seed))
-    state, _ = new_round(variant="changchun", seed=seed_from_text(seed), dealer=1)
+    state, _ = new_round(variant=VARIANTS["changchun"], seed=seed_from_text(seed), dealer=1)
     while True:
         stored = json.loads(json.dumps(state_to_json(state)))
         restored = state_from_json(stored)

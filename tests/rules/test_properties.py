@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.engine import Action, RoundState, apply, legal_actions, new_round
+from rules.registry import VARIANTS
 from rules.simulate import replay, seats_to_act, tile_counts
 from rules.tiles import count_tiles, full_set
 
@@ -17,7 +18,7 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 def play(seed: bytes, dealer: int, picks: list[int]) -> tuple[RoundState, list[Action], list]:
     """Follow ``picks`` (indexes into the legal actions, cycled) to the end of the round."""
-    state, _ = new_round(variant="changchun", seed=seed, dealer=dealer)
+    state, _ = new_round(variant=VARIANTS["changchun"], seed=seed, dealer=dealer)
     taken: list[Action] = []
     history = [state]
     step = 0
@@ -63,7 +64,7 @@ def test_payments_sum_to_zero_and_respect_the_cap(game) -> None:
 def test_replaying_the_actions_reproduces_the_round(game) -> None:
     seed, dealer, _ = game
     state, taken, _ = play(*game)
-    assert replay("changchun", seed=seed, dealer=dealer, actions=taken) == state
+    assert replay(VARIANTS["changchun"], seed=seed, dealer=dealer, actions=taken) == state
 
 
 @SETTINGS

@@ -10,21 +10,22 @@ from pathlib import Path
 import pytest
 
 from rules.errors import RulesError
+from rules.registry import VARIANTS
 from rules.simulate import simulate_main, simulate_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_simulated_rounds_keep_every_invariant() -> None:
-    report = simulate_rounds("changchun", 25, "test")
+    report = simulate_rounds(VARIANTS["changchun"], 25, "test")
     assert report.invariants == "ok"
     assert report.rounds == 25
     assert report.wins + report.draws == 25
 
 
 def test_the_same_seed_gives_the_same_result() -> None:
-    a = simulate_rounds("changchun", 8, "same").summary()
-    b = simulate_rounds("changchun", 8, "same").summary()
+    a = simulate_rounds(VARIANTS["changchun"], 8, "same").summary()
+    b = simulate_rounds(VARIANTS["changchun"], 8, "same").summary()
     a.pop("seconds"), b.pop("seconds"), a.pop("rounds_per_s"), b.pop("rounds_per_s")
     assert a == b
 
@@ -49,7 +50,7 @@ def test_simulate_main_ends_with_the_json_summary(capsys) -> None:
 
 def test_an_unknown_variant_is_refused() -> None:
     with pytest.raises(RulesError):
-        simulate_rounds("mahjong_on_mars", 1, "x")
+        simulate_main(variant="mahjong_on_mars", rounds=1, seed="x")
 
 
 def test_the_command_line_runs_a_simulation() -> None:
@@ -76,7 +77,7 @@ def test_eager_bots_reach_treasures_kongs_and_robs_and_keep_every_invariant() ->
     seen: dict[str, int] = {}
     for index in range(120):
         seed = round_seed("eager", index)
-        state, _ = new_round(variant="changchun", seed=seed, dealer=index % 4)
+        state, _ = new_round(variant=VARIANTS["changchun"], seed=seed, dealer=index % 4)
         taken = []
         while state.result is None:
             action = bot(legal_actions(state, seats_to_act(state)[0]))
@@ -88,7 +89,7 @@ def test_eager_bots_reach_treasures_kongs_and_robs_and_keep_every_invariant() ->
             for a in taken[-1:]:
                 seen[a.kind] = seen.get(a.kind, 0) + 1
         assert broken_invariant(state) is None
-        assert replay("changchun", seed=seed, dealer=index % 4, actions=taken) == state
+        assert replay(VARIANTS["changchun"], seed=seed, dealer=index % 4, actions=taken) == state
         if state.result is not None and state.result.win_by:
             seen["win:" + state.result.win_by] = seen.get("win:" + state.result.win_by, 0) + 1
     kinds = (

@@ -12,6 +12,7 @@ import pytest
 
 from rules.engine import Discard, RoundState, apply, legal_actions, new_round
 from rules.engine.events import Event, RoundEnded
+from rules.registry import VARIANTS
 from rules.simulate import random_bot, seats_to_act
 from rules.tiles import tile_name
 from rules.views import event_for, seat_view
@@ -40,7 +41,7 @@ def play(seed: str) -> Iterator[tuple[RoundState, list[Event]]]:
     # Eager bots (wins, kongs, ting first) reach treasures, special kongs and robbed kongs.
     rng = random.Random(seed)
     bot = eager_bot(rng) if seed.startswith("eager") else random_bot(rng)
-    state, events = new_round(variant="changchun", seed=seed_from_text(seed), dealer=0)
+    state, events = new_round(variant=VARIANTS["changchun"], seed=seed_from_text(seed), dealer=0)
     yield state, events
     while state.result is None:
         seat = seats_to_act(state)[0]

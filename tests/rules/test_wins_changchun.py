@@ -7,41 +7,57 @@ import pytest
 from rules.errors import InvalidCase
 from rules.hand import Meld, Transfer
 from rules.payments import nets
+from rules.registry import VARIANTS, judged_variant
 from rules.tiles import parse_tiles
-from rules.wins import hand_rules
 from tests.rules.wins_helpers import ting_ctx, win_ctx
 
-RULES = hand_rules("changchun")
+CHANGCHUN = VARIANTS["changchun"]
+RULES = judged_variant("changchun").rules
 
 
 def kong(tiles: str, *, concealed: bool = False, kind: str = "kong", name=None) -> Meld:
     return Meld(kind=kind, tiles=tuple(parse_tiles(tiles)), concealed=concealed, name=name)
 
 
-def test_hand_rules_are_cached_per_variant():
-    assert hand_rules("changchun") is RULES
+def test_the_judge_reaches_the_variants_own_rules():
+    assert judged_variant("changchun").rules is RULES
+    assert CHANGCHUN.rules is RULES
 
 
 def test_unknown_variant_is_invalid():
     with pytest.raises(InvalidCase):
-        hand_rules("taiwan17")
+        judged_variant("taiwan17")
 
 
 def test_default_options_list_every_room_option():
-    assert RULES.default_options == {
+    assert CHANGCHUN.default_options == {
         "base": 1,
         "cap": 1000,
         "ting_required": False,
         "dianpao_quanbao": False,
+        "hints": True,
     }
 
 
-def test_validate_options_merges_defaults_and_rejects_wrong_types():
-    assert RULES.validate_options({"base": 5, "x": 1})["base"] == 5
-    assert RULES.validate_options({})["cap"] == 1000
-    for bad in ({"ting_required": "yes"}, {"cap": 1.5}, {"base": True}, {"base": 0}):
+def test_validate_options_merges_defaults_and_rejects_wrong_types_and_bounds():
+    assert CHANGCHUN.validate_options({"base": 5, "x": 1})["base"] == 5
+    assert CHANGCHUN.validate_options({})["cap"] == 1000
+    assert CHANGCHUN.validate_options({"cap": None})["cap"] is None
+    bad_values = (
+        {"ting_required": "yes"},
+        {"cap": 1.5},
+        {"base": True},
+        {"base": 0},
+        {"base": 10**6},
+        {"cap": 0},
+        {"cap": 10**12},
+        {"hints": 1},
+    )
+    for bad in bad_values:
         with pytest.raises(InvalidCase):
-            RULES.validate_options(bad)
+            CHANGCHUN.validate_options(bad)
+    with pytest.raises(InvalidCase, match="unknown option"):
+        CHANGCHUN.validate_options({"x": 1}, keep_unknown=False)
 
 
 @pytest.mark.parametrize(
@@ -83,10 +99,10 @@ def test_the_win_transfers_are_uncapped_and_the_payments_capped():
     assert sum(t.amount for t in verdict.transfers) == 4800
 
 
-def test_an_engine_context_without_cap_takes_the_default_cap():
-    ctx = win_ctx("changchun", "123m 99m 456p 789s 111z", "3m", winner=0)
-    raw = type(ctx)(**{**{f: getattr(ctx, f) for f in ctx.__slots__}, "options": {"base": 100}})
-    assert RULES.judge_win(raw).payments == (1000, -334, -333, -333)
+def test_the_merged_options_of_a_context_carry_the_default_cap():
+    ctx = win_ctx("changchun", "123m 99m 456p 789s 111z", "3m", winner=0, options={"base": 100})
+    assert ctx.options["cap"] == 1000
+    assert RULES.judge_win(ctx).payments == (1000, -334, -333, -333)
 
 
 def test_ting_ok_after_needs_a_legal_wait():

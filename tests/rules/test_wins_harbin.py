@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from rules.hand import Meld, Transfer
+from rules.registry import VARIANTS, judged_variant
 from rules.tiles import parse_tiles
-from rules.wins import hand_rules
 from tests.rules.wins_helpers import ting_ctx, win_ctx
 
-RULES = hand_rules("harbin")
+RULES = judged_variant("harbin").rules
 PONG_777P = [{"type": "pong", "tiles": "777p", "concealed": False, "from": 3}]
 
 
@@ -49,6 +49,6 @@ def test_kongs_pay_one_exposed_and_two_concealed():
 
 
 def test_harbin_has_no_cap_by_default():
-    assert RULES.default_options["cap"] is None
+    assert VARIANTS["harbin"].default_options["cap"] is None
     ctx = win_ctx("harbin", "234m 678m 123s 99s", "2s", melds=PONG_777P, options={"base": 1000})
     assert RULES.judge_win(ctx).payments == (-8000, 16000, -4000, -4000)

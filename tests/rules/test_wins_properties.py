@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from rules.hand import TingContext, WinContext
 from rules.payments import nets
+from rules.registry import judged_variant
 from rules.shapes import shape_waits
 from rules.tiles import SUITED
-from rules.wins import hand_rules
 
 VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi", "shape")
 
@@ -40,7 +40,7 @@ def complete_tiles(rng: random.Random, kinds: list[int]) -> list[int]:
 )
 def test_a_legal_win_pays_a_zero_sum_in_integers(seed, variant, win_by, ting):
     rng = random.Random(seed)
-    rules = hand_rules(variant)
+    rules = judged_variant(variant).rules
     kinds = sorted(rules.tiles_used)
     tiles = complete_tiles(rng, kinds)
     winner, dealer = rng.randrange(4), rng.randrange(4)
@@ -56,7 +56,7 @@ def test_a_legal_win_pays_a_zero_sum_in_integers(seed, variant, win_by, ting):
         discarder=discarder,
         ting=ting,
         opened=tuple(rng.random() < 0.5 for _ in range(4)),
-        options=rules.validate_options({"base": rng.choice([1, 2, 100])}),
+        options=judged_variant(variant).validate_options({"base": rng.choice([1, 2, 100])}),
     )
     verdict = rules.judge_win(ctx)
     if not verdict.legal:
@@ -76,7 +76,7 @@ def test_a_legal_win_pays_a_zero_sum_in_integers(seed, variant, win_by, ting):
 @given(seed=st.integers(0, 2**32), variant=st.sampled_from(VARIANTS))
 def test_ting_waits_are_exactly_the_legal_winning_tiles(seed, variant):
     rng = random.Random(seed)
-    rules = hand_rules(variant)
+    rules = judged_variant(variant).rules
     tiles = complete_tiles(rng, sorted(rules.tiles_used))
     tiles.remove(rng.choice(tiles))
     counts = [tiles.count(t) for t in range(34)]
@@ -94,7 +94,7 @@ def test_ting_waits_are_exactly_the_legal_winning_tiles(seed, variant):
             win_tile=tile,
             win_by="self_draw",
             ting=True,
-            options=rules.validate_options({}),
+            options=judged_variant(variant).validate_options({}),
         )
         legal = rules.judge_win(win).legal
         assert (tile in verdict.waits and verdict.ting_allowed) == legal

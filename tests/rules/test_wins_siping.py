@@ -6,11 +6,11 @@ import pytest
 
 from rules.errors import InvalidCase
 from rules.hand import Meld
+from rules.registry import judged_variant
 from rules.tiles import parse_tiles
-from rules.wins import hand_rules
 from tests.rules.wins_helpers import win_ctx
 
-RULES = hand_rules("siping")
+RULES = judged_variant("siping").rules
 
 
 def meld(tiles: str, kind: str = "kong", *, concealed: bool = False, name=None) -> Meld:

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from rules.errors import InvalidCase
 from rules.hand import Meld
 from rules.judge import judge_case
-from rules.wins import hand_rules
+from rules.registry import VARIANTS, judged_variant
 from tests.rules.wins_helpers import ting_ctx, win_ctx
 
-RULES = hand_rules("taiwan16")
+RULES = judged_variant("taiwan16").rules
 HAND = "123m 456m 789m 234p 55s 678s"
 
 
@@ -83,8 +83,8 @@ def test_a_malformed_extra_is_invalid(extra):
 
 def test_tai_value_must_be_a_non_negative_integer():
     with pytest.raises(InvalidCase):
-        RULES.validate_options({"tai_value": "2"})
-    assert RULES.validate_options({"tai_value": 0})["tai_value"] == 0
+        VARIANTS["taiwan16"].validate_options({"tai_value": "2"})
+    assert VARIANTS["taiwan16"].validate_options({"tai_value": 0})["tai_value"] == 0
 
 
 def test_ting_queries_wait_on_every_shape_wait():

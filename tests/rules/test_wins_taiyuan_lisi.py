@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rules.hand import Meld
-from rules.wins import hand_rules
+from rules.registry import judged_variant
 from tests.rules.wins_helpers import ting_ctx, win_ctx
 
-RULES = hand_rules("taiyuan_lisi")
+RULES = judged_variant("taiyuan_lisi").rules
 
 
 def test_kongs_pay_nothing_apart():

@@ -43,6 +43,7 @@ from rules.engine import (
 )
 from rules.engine.actions import Discard
 from rules.engine.events import Event
+from rules.registry import get_variant
 from rules.simulate import random_bot
 from rules.tiles import format_tiles
 from rules.wall import seed_from_text
@@ -155,7 +156,7 @@ def result_json(state: RoundState) -> dict[str, Any]:
 def deal(
     variant: str, seed: bytes, dealer: int, options: Mapping[str, Any]
 ) -> tuple[RoundState, list[Event]]:
-    return new_round(variant=variant, seed=seed, dealer=dealer, options=options)
+    return new_round(variant=get_variant(variant), seed=seed, dealer=dealer, options=options)
 
 
 Chooser = Callable[[RoundState, int, list[Action]], Action]

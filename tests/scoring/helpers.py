@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.engine import DeclareWin, SelfDrawWin, apply, legal_actions, new_round
 from rules.engine.core import seats_to_act
+from rules.registry import VARIANTS
 
 
 def play(
@@ -14,7 +15,9 @@ def play(
 ) -> tuple[Any, list[Any], list[Any]]:
     """A whole round by random bots that always take a win: (final state, actions, events)."""
     rng = random.Random(bot)
-    state, events = new_round(variant=variant, seed=seed, dealer=dealer, options=options or {})
+    state, events = new_round(
+        variant=VARIANTS[variant], seed=seed, dealer=dealer, options=options or {}
+    )
     all_events = list(events)
     actions = []
     while state.phase.kind != "ended":

@@ -7,13 +7,12 @@ from hypothesis import strategies as st
 
 from rules.engine import action_from_json
 from rules.payments import nets
-from rules.variants import VARIANTS as ENGINE_VARIANTS
+from rules.registry import VARIANTS as REGISTRY
 from rules.wall import seed_from_text
 from scoring.services import draft_ledger, replay_round
 from tests.scoring.helpers import play
 
-# Every variant whose round flow the engine has (the others arrive with the engine issue).
-VARIANTS = tuple(ENGINE_VARIANTS)
+VARIANTS = tuple(REGISTRY)  # every variant of the registry
 
 rounds = st.fixed_dictionaries(
     {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.engine import action_from_json
+from rules.registry import VARIANTS
 from rules.simulate import replay
 from scoring.replay import ReplayMismatch, build_frames, replay_json
 from scoring.services import replay_stored_round
@@ -21,7 +22,7 @@ def test_the_replay_of_a_round_reproduces_its_final_state_and_log(make_match, ma
         final = steps[-1].state
         # The same state as the engine's own replay from the seed and the parsed actions.
         direct = replay(
-            rnd.match.variant,
+            VARIANTS[rnd.match.variant],
             seed=bytes.fromhex(rnd.seed),
             dealer=rnd.dealer,
             actions=[action_from_json(a) for a in rnd.actions],

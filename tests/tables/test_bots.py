@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.engine import DeclareWin, Discard, Pass, SelfDrawWin
-from rules.variants import VARIANTS
+from rules.registry import VARIANTS
 from rules.wall import seed_from_text
 from tables import bots, gameplay
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from rules.registry import VARIANTS
+
 CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = [
@@ -134,7 +136,7 @@ def _flowers_dealt(variant: str) -> int:
     from rules.engine import new_round
 
     seed = bytes.fromhex(settings.TABLES_FIXED_SEED)
-    state, _ = new_round(variant=variant, seed=seed, dealer=0)
+    state, _ = new_round(variant=VARIANTS[variant], seed=seed, dealer=0)
     return sum(len(f) for f in state.extra.get("flowers", ()))
 
 

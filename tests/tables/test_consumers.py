@@ -328,7 +328,7 @@ async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
 async def test_no_message_leaks_in_the_other_variants(
     variant: str, players: list[Any], make_club: Any, make_user: Any
 ) -> None:
-    from rules.variants import VARIANTS
+    from rules.registry import VARIANTS
 
     if variant not in VARIANTS:
         pytest.skip(f"the engine has no {variant} flow yet")

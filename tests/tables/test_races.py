@@ -17,6 +17,7 @@ import pytest
 from django.db import connection
 
 from rules.engine import DeclareWin, Discard, Pong, SelfDrawWin, apply, legal_actions, new_round
+from rules.registry import VARIANTS
 from rules.wall import seed_from_text
 from tables import gameplay, services
 from tables.models import ActionRecord, Match, Round, RoundEvent
@@ -30,7 +31,7 @@ def _find_win_vs_pong() -> tuple[bytes, list[Any], int, int]:
     for k in range(17, 2000):
         rng = random.Random(k)
         seed = seed_from_text(f"race{k}")
-        state, _ = new_round(variant="changchun", seed=seed, dealer=0)
+        state, _ = new_round(variant=VARIANTS["changchun"], seed=seed, dealer=0)
         actions: list[Any] = []
         while state.phase.kind != "ended":
             if state.phase.kind == "claims":

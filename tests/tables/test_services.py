@@ -244,7 +244,7 @@ def test_bots_fill_the_empty_seats_and_a_match_starts(room: Any, players: list[A
 def test_every_built_variant_plays_a_whole_round_through_the_service(
     variant: str, players: list[Any], make_club: Any
 ) -> None:
-    from rules.variants import VARIANTS
+    from rules.registry import VARIANTS
 
     if variant not in VARIANTS:
         pytest.skip(f"the engine has no {variant} flow yet")

@@ -102,24 +102,29 @@ def test_the_table_page_strings_have_an_english_catalog(client: Any, players: li
     assert "Declare ting" in catalog
 
 
-def _fan_names(page: str) -> dict[str, str]:
+def _rules_labels(page: str) -> dict[str, Any]:
     import json
     import re
 
-    found = re.search(r'<script id="fan-names" type="application/json">(.*?)</script>', page)
+    found = re.search(r'<script id="rules-labels" type="application/json">(.*?)</script>', page)
     assert found is not None
-    names: dict[str, str] = json.loads(found.group(1))
-    return names
+    labels: dict[str, Any] = json.loads(found.group(1))
+    return labels
 
 
-def test_the_table_page_carries_the_variants_fan_names_in_the_players_language(
+def test_the_table_page_carries_the_rules_words_in_the_players_language(
     client: Any, room: Any, players: list[Any]
 ) -> None:
     client.force_login(players[0])
     url = reverse("tables:room", args=[room.pk])
-    assert _fan_names(client.get(url).content.decode())["jiahu"] == "夹胡"  # changchun.md
+    chinese = _rules_labels(client.get(url).content.decode())
+    assert chinese["fan"]["jiahu"]["name"] == "夹胡"  # changchun.md
+    assert chinese["tiles"]["1z"] == "东"
     players[0].language = "en"
     players[0].save()
-    english = _fan_names(client.get(url).content.decode())
-    assert english["jiahu"] != "夹胡"
-    assert english["win_by:self_draw"] == "Self-draw"
+    english = _rules_labels(client.get(url).content.decode())
+    assert english["fan"]["jiahu"]["name"] == "Single-wait win"
+    assert english["win_by"]["self_draw"]["name"] == "Self-draw"
+    assert english["reasons"]["missing_suit"]["name"] == "Missing a suit"
+    assert english["tiles"]["1z"] == "East"
+    assert english["tiles"]["5p"] == "5 Dot"

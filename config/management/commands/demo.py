@@ -13,7 +13,8 @@ from django.db import transaction
 
 from accounts import services
 from accounts.models import Club, Membership, User
-from tables.models import Room, Variant
+from rules.registry import VARIANTS
+from tables.models import Room
 from tables.room_options import room_options_validate
 
 DEMO_PASSWORD = "mahjong-demo"
@@ -24,13 +25,8 @@ DEMO_PLAYERS = (
     ("demo3", "西风", "#2980b9"),
     ("demo4", "北风", "#8e44ad"),
 )
-ROOM_NAMES = {
-    Variant.CHANGCHUN: "长春 · 演示桌",
-    Variant.HARBIN: "哈尔滨 · 演示桌",
-    Variant.SIPING: "四平 · 演示桌",
-    Variant.TAIYUAN_LISI: "太原立四 · 演示桌",
-    Variant.TAIWAN16: "台湾十六张 · 演示桌",
-}
+ROOM_NAMES = {key: f"{variant.name} · 演示桌" for key, variant in VARIANTS.items()}
+"""One demo room per variant of the registry (its Chinese name)."""
 
 
 class Command(BaseCommand):

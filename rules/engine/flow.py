@@ -2,20 +2,24 @@
 variants*).
 
 The engine core (:mod:`rules.engine.core`) plays the flow every variant shares and asks the
-:class:`Variant` at each point where the regional rules differ. The defaults here are the spec
-README's common round; a variant overrides only what its spec page changes. There is no
-``if variant == …`` in the core: a new regional rule becomes a field or a hook here.
+variant's :class:`Flow` at each point where the regional rules differ. The defaults here are the
+spec README's common round; a variant's ``flow.py`` overrides only what its spec page changes.
+There is no ``if variant == …`` in the core: a new regional rule becomes a field or a hook here.
 
-Winning, ting conditions, fan and payments are not flow: they live in :mod:`rules.wins` and are
-reached through :meth:`Variant.hand_rules`, the same code the judge calls.
+Winning, ting conditions, fan and payments are not flow: they are the variant's hand rules
+(``state.variant.rules``, a :class:`~rules.wins.base.HandRules`), the same code the judge calls.
+
+The flow calls the core's helpers (``core.lay_meld``, ``core.draw_replacement`` …); the core
+never imports a flow: it is handed the :class:`~rules.variant.Variant` with the round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
+from rules.engine import core
 from rules.engine.actions import Action
 from rules.engine.events import Event
 from rules.engine.state import ClaimPhase, RoundState, TurnPhase, replace
@@ -23,9 +27,6 @@ from rules.errors import IllegalAction
 from rules.hand import Meld, Transfer, WinContext
 from rules.tiles import ALL_136, Tile
 from rules.wall import WallSetup, deal
-
-if TYPE_CHECKING:
-    from rules.wins.base import HandRules
 
 TingMode = Literal["none", "optional", "required"]
 
@@ -41,12 +42,9 @@ class NextRound:
     match_over: bool = False
 
 
-class Variant:
-    """The default (spec README) round flow; subclass per variant."""
+class Flow:
+    """The default (spec README) round flow; a variant's ``flow.py`` subclasses it."""
 
-    key: ClassVar[str] = "base"
-    wins_key: ClassVar[str] = "shape"
-    """The :func:`rules.wins.hand_rules` key asked about wins and ting."""
     tile_kinds: ClassVar[tuple[Tile, ...]] = ALL_136
     stacks_per_seat: ClassVar[int] = 17
     hand_size: ClassVar[int] = 13
@@ -78,23 +76,14 @@ class Variant:
     @property
     def has_extra_claims(self) -> bool:
         """Whether :meth:`extra_claim_actions` is overridden (else the engine skips asking it)."""
-        return type(self).extra_claim_actions is not Variant.extra_claim_actions
+        return type(self).extra_claim_actions is not Flow.extra_claim_actions
 
     @property
     def filters_discards(self) -> bool:
         """Whether :meth:`discard_allowed` is overridden (else the engine skips asking it)."""
-        return type(self).discard_allowed is not Variant.discard_allowed
+        return type(self).discard_allowed is not Flow.discard_allowed
 
-    # --- data from the hand rules ---------------------------------------------------------------
-
-    def hand_rules(self) -> HandRules:
-        from rules.wins import hand_rules
-
-        return hand_rules(self.wins_key)
-
-    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Room options merged with the variant's defaults (validated by the hand rules)."""
-        return dict(self.hand_rules().validate_options(given))
+    # --- facts for the hand rules ----------------------------------------------------------------
 
     def context_extra(self, state: RoundState, seat: int) -> dict[str, Any]:
         """``extra`` facts for the judge's contexts (e.g. Siping's round and seat winds)."""
@@ -122,7 +111,8 @@ class Variant:
 
     def live_left(self, state: RoundState) -> int:
         """Tiles the live end may still draw before :meth:`end_of_wall` (a reserve in stacks by
-        default; Harbin and Siping end the normal draws when four tiles are left)."""
+        default; Harbin and Siping end the normal draws when four tiles are left). Asked at the
+        start of a turn, possibly before the turn's phase is set."""
         return state.live_left
 
     def tiles_aside(self, state: RoundState) -> tuple[Tile, ...]:
@@ -137,9 +127,7 @@ class Variant:
 
     def end_of_wall(self, state: RoundState, out: list[Event]) -> RoundState:
         """The next live draw would enter the reserve: by default a drawn round (荒庄)."""
-        from rules.engine.core import end_drawn
-
-        return end_drawn(state, out)
+        return core.end_drawn(state, out)
 
     def next_dealer(self, state: RoundState, winner: int | None) -> int:
         """Dealer wins or the round is drawn → the dealer stays (连庄); else the next seat deals."""
@@ -159,6 +147,23 @@ class Variant:
         return state.kong_transfers
 
     # --- turn hooks -----------------------------------------------------------------------------
+
+    def before_draw(self, state: RoundState, seat: int) -> bool:
+        """Whether ``seat``'s turn, about to begin, may have something before its draw: only
+        then does the engine set the pre-draw phase and ask :meth:`on_turn_start` and
+        :meth:`predraw_actions` (asked with the state before the turn). By default, whether
+        either of them is overridden; a variant may answer more precisely (Changchun: only a
+        ready seat sees a treasure or may 对宝)."""
+        return self._hooks_before_draw
+
+    _hooks_before_draw: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._hooks_before_draw = (
+            cls.on_turn_start is not Flow.on_turn_start
+            or cls.predraw_actions is not Flow.predraw_actions
+        )
 
     def on_turn_start(self, state: RoundState, seat: int, out: list[Event]) -> RoundState:
         """Before the draw of a normal turn (Changchun: roll and show the treasure)."""
@@ -226,8 +231,6 @@ class Variant:
 
     def self_draw_context(self, state: RoundState, seat: int) -> WinContext | None:
         """The judge's question for a self-drawn win now, or None when there is no drawn tile."""
-        from rules.engine.core import win_context
-
         me = state.seats[seat]
         phase = state.phase
         if me.drawn is None or not isinstance(phase, TurnPhase) or not phase.drawn:
@@ -235,7 +238,7 @@ class Variant:
         win_by: Literal["kong_draw", "self_draw"] = (
             "kong_draw" if phase.source == "kong_draw" else "self_draw"
         )
-        return win_context(state, seat, tile=me.drawn, win_by=win_by, concealed=me.concealed)
+        return core.win_context(state, seat, tile=me.drawn, win_by=win_by, concealed=me.concealed)
 
     def seat_view_extra(self, state: RoundState, seat: int, *, shown: bool) -> dict[str, Any]:
         """Variant fields of a seat's public view (``shown``: the viewer may see its concealed
@@ -251,17 +254,17 @@ class Variant:
 
     def apply_action(self, state: RoundState, action: Action, out: list[Event]) -> RoundState:
         """Apply a variant action (from :meth:`extra_turn_actions` or :meth:`predraw_actions`)."""
-        raise IllegalAction(f"{action.kind} is not part of {self.key}", rule="not_offered")
+        raise IllegalAction(f"{action.kind} is not part of {state.variant.key}", rule="not_offered")
 
     def take_discard(
         self, state: RoundState, phase: ClaimPhase, claim: Action, out: list[Event]
     ) -> RoundState:
         """Resolve a variant claim offered by :meth:`extra_claim_actions` that won the window."""
-        raise IllegalAction(f"{claim.kind} is not part of {self.key}", rule="not_offered")
+        raise IllegalAction(f"{claim.kind} is not part of {state.variant.key}", rule="not_offered")
 
     def complete_add(self, state: RoundState, action: Action, out: list[Event]) -> RoundState:
         """Finish a variant add (e.g. to a special kong) that nobody robbed."""
-        raise IllegalAction(f"{action.kind} is not part of {self.key}", rule="not_offered")
+        raise IllegalAction(f"{action.kind} is not part of {state.variant.key}", rule="not_offered")
 
 
 def set_extra(state: RoundState, **changes: Any) -> RoundState:

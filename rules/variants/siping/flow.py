@@ -4,7 +4,8 @@ Reads like its spec page: the deal with the second roll and 跳牌; 报听 offer
 needs it (夹, 飘, or a closed hand under 立听); 抻 asked before the draw of the first turn after a
 ting with a 夹 reading, a player who 抻s winning by self-draw only; the end of the wall (分张): the
 last four tiles drawn one each, no discard; the room options 风杠 / 中发白杠 as special kongs.
-Winning conditions, 三家闭 / 闭门, 四归一, 杠开 and ``piao_only`` are :mod:`rules.wins.siping`'s.
+Winning conditions, 三家闭 / 闭门, 四归一, 杠开 and ``piao_only`` are the hand rules'
+(:mod:`rules.variants.siping.wins`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from typing import Any, ClassVar
 from rules.engine import core
 from rules.engine.actions import Action, AddToSpecialKong, Chen, Pass, SpecialKong
 from rules.engine.events import Event
+from rules.engine.flow import Flow, TingMode, set_extra
 from rules.engine.state import RoundState, TurnPhase, replace
-from rules.hand import Meld, SpecialKongName
+from rules.hand import SPECIAL_KONGS, Meld, SpecialKongName
+from rules.hand import special_kong_family as family_of
 from rules.tiles import DRAGONS, Tile
-from rules.variants.base import TingMode, Variant, set_extra
-from rules.variants.changchun import SPECIAL_KONGS, family_of
 from rules.wall import SEATS, BreakPoint, WallSetup, deal_order
 from rules.wins.base import readings_of
 
@@ -53,9 +54,7 @@ def has_piao_reading(concealed: tuple[Tile, ...], melds: tuple[Meld, ...], tile:
     return any(not r.chows for r in readings_of(counts, tile, melds))
 
 
-class Siping(Variant):
-    key: ClassVar[str] = "siping"
-    wins_key: ClassVar[str] = "siping"
+class SipingFlow(Flow):
     claim_priority: ClassVar[dict[str, int]] = {
         # win > kong > pong > chow (*Play*)
         "declare_win": 0,
@@ -161,7 +160,7 @@ class Siping(Variant):
         waits = core.ting_waits(state, seat, rest, me.melds)
         if not waits:
             return False
-        rules_ = self.hand_rules()
+        rules_ = state.variant.rules
         if state.options.get("liting", False) and not any(rules_.meld_opens(m) for m in me.melds):
             return True
         return any(
@@ -194,6 +193,10 @@ class Siping(Variant):
         return CHEN not in state.seats[seat].marks
 
     # --- 抻 --------------------------------------------------------------------------------------
+
+    def before_draw(self, state: RoundState, seat: int) -> bool:
+        """抻 is asked only of a ready seat."""
+        return state.seats[seat].ting
 
     def predraw_actions(self, state: RoundState, seat: int) -> list[Action]:
         """抻 is asked on the first turn after ting, before the draw, when a winning tile can be

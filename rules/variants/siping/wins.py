@@ -46,6 +46,8 @@ from rules.wins.base import (
 
 SPECIAL_KONG_SIZE: Mapping[str, int] = {"xuanfeng": 4, "xi": 3}
 """风杠 (option ``fengang``) and 中发白杠 (``zfbgang``) as first laid; more tiles are adds."""
+SPECIAL_KONG_OPTION: Mapping[str, str] = {"xuanfeng": "fengang", "xi": "zfbgang"}
+"""The room option that allows each special kong."""
 
 
 def wind_option(value: Any, default: Tile, name: str) -> Tile:
@@ -113,7 +115,6 @@ def siguiyi_count(reading: Reading, melds: tuple[Meld, ...]) -> int:
 class SipingRules(HandRules):
     """Conditions in the order of *Winning conditions*; ``base × 2^F`` per payer."""
 
-    key: ClassVar[str] = "siping"
     conditions: ClassVar[tuple[str, ...]] = (
         "not_complete",
         "not_ting",
@@ -125,15 +126,12 @@ class SipingRules(HandRules):
         "single_tile_wait",
         "piao_only",
     )
-    defaults: ClassVar[Mapping[str, Any]] = {
-        "base": 1,
-        "cap": None,
-        "liting": False,
-        "fengang": False,
-        "zfbgang": False,
-        "chen_zfb": False,
-        "no_baoting": False,
-    }
+
+    def special_kongs(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """风杠 with the room option ``fengang``, 中发白杠 with ``zfbgang`` (*Options*)."""
+        return frozenset(
+            name for name, option in SPECIAL_KONG_OPTION.items() if options.get(option, False)
+        )
 
     def readings(self, ctx: WinContext) -> list[Reading]:
         found = super().readings(ctx)

@@ -4,7 +4,7 @@ Reads like its spec page: the four standing tiles (立牌) kept apart from the f
 ting discard that must be one of them and is laid face down, every pong or kong leaving one
 standing tile, no chow, 过碰, the automatic win of a ready player (so 过胡 cannot happen), no kong
 after ting, the Changchun reserve and the dealer who stays after a drawn round only if nobody
-konged. Winning and the score S are :mod:`rules.wins.taiyuan_lisi`'s.
+konged. Winning and the score S are :mod:`rules.variants.taiyuan_lisi.wins`'s.
 
 The standing tiles live in ``state.extra["standing"]``: per seat, the sorted kinds still standing.
 """
@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 from rules.engine import core
 from rules.engine.actions import Action, DeclareWin, Pass, Pong, SelfDrawWin
 from rules.engine.events import Discarded, Event, Melded
+from rules.engine.flow import Flow, TingMode, set_extra
 from rules.engine.state import ClaimPhase, RoundState, TurnPhase
 from rules.hand import Meld
 from rules.tiles import Tile, tile_name
-from rules.variants.base import TingMode, Variant, set_extra
 
 STANDING_COUNT = 4
 """立四: the first four tiles dealt to each player stand apart."""
@@ -60,9 +60,7 @@ def _new_meld_kind(old: tuple[Meld, ...], new: tuple[Meld, ...]) -> Tile:
     return next(t for t in after if after[t] > before[t])
 
 
-class TaiyuanLisi(Variant):
-    key: ClassVar[str] = "taiyuan_lisi"
-    wins_key: ClassVar[str] = "taiyuan_lisi"
+class TaiyuanLisiFlow(Flow):
     claim_priority: ClassVar[dict[str, int]] = {
         # "win > pong (and kong)": a pong and a kong of one discard never compete (four copies).
         "declare_win": 0,

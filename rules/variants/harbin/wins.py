@@ -8,8 +8,7 @@ winning tile completed does not), except that a 对倒 wait satisfies ``no_tripl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rules.hand import Meld, TingContext, Transfer, WinContext
 from rules.shapes import CHOW, PONG
@@ -70,9 +69,7 @@ def ting_failure(
 class HarbinRules(HandRules):
     """``not_complete``, ``not_ting``, then the ting conditions on the hand before the win."""
 
-    key: ClassVar[str] = "harbin"
     conditions: ClassVar[tuple[str, ...]] = ("not_complete", "not_ting", *TING_CONDITIONS)
-    defaults: ClassVar[Mapping[str, Any]] = {"base": 1, "cap": None, "dianpao_baosan": False}
     tiles_used: ClassVar[frozenset[Tile]] = frozenset((*SUITED, RED))
     has_treasure: ClassVar[bool] = True
 

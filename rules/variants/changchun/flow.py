@@ -3,7 +3,7 @@
 Reads like its spec page: dealer, play and claim priority, ting, the special kongs from the dealt
 tiles with their adds (robbable later by a win or 抢叉), the treasure (宝牌) rolled at the first
 ready player's next turn, 对宝 / 摸宝 / 换宝, the 手把一 rule and the drawn-round reserve. Winning
-conditions, fan and payments are :mod:`rules.wins.changchun`'s.
+conditions, fan and payments are :mod:`rules.variants.changchun.wins`'s.
 """
 
 from __future__ import annotations
@@ -20,19 +20,12 @@ from rules.engine.actions import (
     SpecialKong,
 )
 from rules.engine.events import Event, TreasurePlaced, TreasureSeen
+from rules.engine.flow import Flow, TingMode
 from rules.engine.state import RoundState, Treasure, TurnPhase, replace
-from rules.hand import Meld, SpecialKongName, WinContext
+from rules.hand import SPECIAL_KONGS, Meld, WinContext
+from rules.hand import special_kong_family as family_of
 from rules.tiles import Tile
-from rules.variants.base import TingMode, Variant
 from rules.wall import stack_top_from_far
-
-SPECIAL_KONGS: dict[SpecialKongName, tuple[Tile, ...]] = {
-    "xuanfeng": (27, 28, 29, 30),  # 旋风杠: 东南西北
-    "xi": (31, 32, 33),  # 喜杠: 中发白
-    "yao": (0, 9, 18),  # 幺蛋: 1m 1p 1s
-    "jiu": (8, 17, 26),  # 九蛋: 9m 9p 9s
-}
-"""特殊杠 families; a further tile of the same family may be added (补)."""
 
 DUIBAO_MARK = "duibao_chance"
 """Seat mark: this seat has just seen a (new) treasure that is one of its winning tiles."""
@@ -40,17 +33,7 @@ MAX_TREASURE_REROLLS = 16
 """换宝 rerolls in a row before giving up (only if every stack left shows a dead treasure)."""
 
 
-def family_of(tile: Tile) -> SpecialKongName | None:
-    """The special-kong family a tile can be added to (a wind, a dragon, a 1 or a 9)."""
-    for name, tiles in SPECIAL_KONGS.items():
-        if tile in tiles:
-            return name
-    return None
-
-
-class Changchun(Variant):
-    key: ClassVar[str] = "changchun"
-    wins_key: ClassVar[str] = "changchun"
+class ChangchunFlow(Flow):
     claim_priority: ClassVar[dict[str, int]] = {
         # "胡牌>碰牌>杠牌>吃牌" (changchun.md, *Play*)
         "declare_win": 0,
@@ -201,6 +184,10 @@ class Changchun(Variant):
         return [Pong(seat=seat)]
 
     # --- treasure (宝牌) ------------------------------------------------------------------------
+
+    def before_draw(self, state: RoundState, seat: int) -> bool:
+        """Only a ready seat sees a treasure (or may 对宝) before its draw."""
+        return state.seats[seat].ting
 
     def on_turn_start(self, state: RoundState, seat: int, out: list[Event]) -> RoundState:
         """The first ready player's next turn rolls the treasure; each ready player sees it (or a

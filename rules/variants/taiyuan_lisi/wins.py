@@ -7,7 +7,7 @@ are the engine's business (which discards and melds it offers), not the judge's.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rules.hand import Meld, Transfer, WinContext
 from rules.wins.base import HandRules, Reading, Scored, WinFacts, suits_in
@@ -25,9 +25,8 @@ def has_qinglong(reading: Reading) -> bool:
 class TaiyuanLisiRules(HandRules):
     """S = 1 + items, doubled on a self-draw; there are no separate kong payments."""
 
-    key: ClassVar[str] = "taiyuan_lisi"
     conditions: ClassVar[tuple[str, ...]] = ("not_complete", "not_ting")
-    defaults: ClassVar[Mapping[str, Any]] = {"base": 1, "cap": None}
+    has_chow: ClassVar[bool] = False
 
     def failure(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> str | None:
         return None if ctx.ting else "not_ting"

@@ -6,7 +6,10 @@ and the wall: it is server-side data, never sent to a player (send :func:`rules.
 
 Encoding: a dataclass becomes ``{"$": "<ClassName>", <field>: …}``; a tuple ``{"$t": [...]}``;
 a frozenset ``{"$s": [...]}`` (sorted); bytes ``{"$b": "<hex>"}``; a dict with string keys
-stays a dict (its values encoded); ints, strings, booleans and None as they are.
+stays a dict (its values encoded); ints, strings, booleans and None as they are. The round's
+variant is stored as its key and read back from the registry (:mod:`rules.variants`); a turn's
+offers are not stored (they follow from the state) and are listed again when a state is read.
+This module sits above the engine and the registry: the engine never imports it.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine import actions, state
+from rules.engine import actions, core, state
 from rules.errors import RulesError
 from rules.hand import Meld, Transfer, WinVerdict
+from rules.registry import get_variant
+from rules.variant import Variant
 from rules.wall import BreakPoint
 
 _CLASSES: dict[str, type] = {
@@ -55,17 +60,22 @@ def state_from_json(data: dict[str, Any]) -> state.RoundState:
         raise RulesError(f"not a stored round state: {exc}") from exc
     if not isinstance(decoded, state.RoundState):
         raise RulesError("not a stored round state")
-    return decoded
+    return core.with_offers(decoded)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _PLAIN = (int, str, bool, type(None))
+_NOT_STORED: dict[type, frozenset[str]] = {state.RoundState: frozenset({"offers"})}
+"""Fields that follow from the rest of the state (listed again on reading)."""
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        skip = _NOT_STORED.get(cls, frozenset())
+        names = _FIELD_NAMES[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if f.name not in skip
+        )
     return names
 
 
@@ -79,6 +89,8 @@ def _encode(value: Any) -> Any:
         if all(type(v) is int for v in value):
             return {"$t": list(value)}
         return {"$t": [_encode(v) for v in value]}
+    if cls is Variant:
+        return value.key
     if dataclasses.is_dataclass(cls):  # an instance (``cls`` is its class, never a class's)
         out = {"$": cls.__name__}
         for name in _field_names(cls):
@@ -105,6 +117,8 @@ def _decode(value: Any) -> Any:
     if "$" in value:
         cls = _CLASSES[value["$"]]
         kwargs = {k: _decode(v) for k, v in value.items() if k != "$"}
+        if cls is state.RoundState:
+            kwargs["variant"] = get_variant(kwargs["variant"])
         return cls(**kwargs)
     if "$t" in value:
         return tuple(_decode(v) for v in value["$t"])

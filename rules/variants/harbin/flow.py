@@ -6,7 +6,7 @@ ting; it is wild only when a ready player self-draws its kind (摸宝); 换宝 w
 are visible, the old one going into the dealer's discard row; 吃听 (choose ting, then the chow),
 ranking above pong; no chow, pong or kong that leaves fewer than four tiles in hand; the winner
 deals next; the last four tiles dealt one at a time with automatic discards nobody may claim.
-Ting conditions, wins and payments are :mod:`rules.wins.harbin`'s.
+Ting conditions, wins and payments are :mod:`rules.variants.harbin.wins`'s.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from rules.engine.events import (
     TreasureRetired,
     TreasureSeen,
 )
+from rules.engine.flow import Flow, TingMode, set_extra
 from rules.engine.state import ClaimPhase, DiscardRecord, RoundState, Treasure, TurnPhase, replace
 from rules.hand import Meld, WinContext
 from rules.tiles import RED, SUITED, Tile
-from rules.variants.base import TingMode, Variant, set_extra
 
 LAST_TILES = "last_tiles"
 """``state.extra`` flag: the end of the wall, the last four tiles are being dealt one by one."""
@@ -45,9 +45,7 @@ def visible_copies(state: RoundState, tile: Tile) -> int:
     return seen
 
 
-class Harbin(Variant):
-    key: ClassVar[str] = "harbin"
-    wins_key: ClassVar[str] = "harbin"
+class HarbinFlow(Flow):
     tile_kinds: ClassVar[tuple[Tile, ...]] = (*SUITED, RED)
     stacks_per_seat: ClassVar[int] = 14
     claim_priority: ClassVar[dict[str, int]] = {

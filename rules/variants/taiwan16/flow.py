@@ -6,7 +6,7 @@ first, until no flower is in hand, at the deal and after every draw; chow from t
 only, win > kong > pong > chow, one winner; an added kong can be robbed (搶槓); ting is optional
 and locks the hand; a drawn round when 16 tiles remain; the dealer stays on a win or a drawn round
 (連莊, counted) and a match is four wind rounds (:func:`next_round`). The tai table and payments are
-:mod:`rules.wins.taiwan16`'s.
+:mod:`rules.variants.taiwan16.wins`'s.
 
 Round data in ``state.extra``: ``flowers`` (per seat, the flowers set aside), ``flower_draw``
 (the seat whose last tile was a flower's replacement: 槓上開花 on it) and ``lianzhuang`` (n, from
@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules.engine.events import Drew, Event, FlowerShown
+from rules.engine.flow import Flow, NextRound, TingMode, set_extra
 from rules.engine.state import RoundState, TurnPhase, replace, with_tile
 from rules.tiles import ALL_136, EAST, FLOWERS, NORTH, Tile, is_flower, tile_name
-from rules.variants.base import NextRound, TingMode, Variant, set_extra
 
 RESERVE_TILES = 16
 """流局 when 16 tiles remain in the wall `[default]` (*Play*)."""
@@ -65,9 +65,7 @@ def seat_flowers(state: RoundState, seat: int) -> tuple[Tile, ...]:
     return flowers[seat]
 
 
-class Taiwan16(Variant):
-    key: ClassVar[str] = "taiwan16"
-    wins_key: ClassVar[str] = "taiwan16"
+class Taiwan16Flow(Flow):
     tile_kinds: ClassVar[tuple[Tile, ...]] = (*ALL_136, *FLOWERS)
     stacks_per_seat: ClassVar[int] = 18
     hand_size: ClassVar[int] = 16

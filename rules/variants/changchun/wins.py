@@ -53,7 +53,6 @@ def is_treasure_draw(ctx: WinContext) -> bool:
 class ChangchunRules(HandRules):
     """Conditions in the order of *Winning conditions*; fan and payments as *Fan* and *Payment*."""
 
-    key: ClassVar[str] = "changchun"
     conditions: ClassVar[tuple[str, ...]] = (
         "not_complete",
         "not_ting",
@@ -62,13 +61,12 @@ class ChangchunRules(HandRules):
         "no_triplet",
         "single_tile_wait",
     )
-    defaults: ClassVar[Mapping[str, Any]] = {
-        "base": 1,
-        "cap": 1000,
-        "ting_required": False,
-        "dianpao_quanbao": False,
-    }
     has_treasure: ClassVar[bool] = True
+    has_duibao: ClassVar[bool] = True
+
+    def special_kongs(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """旋风杠, 喜杠, 幺蛋 and 九蛋 (*Special kongs*)."""
+        return frozenset(SPECIAL_KONG_SIZE)
 
     def failure(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> str | None:
         counts = reading.all_counts

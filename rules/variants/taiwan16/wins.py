@@ -197,9 +197,7 @@ def shape_tai(ctx: WinContext, reading: Reading, flowers: Sequence[Tile]) -> dic
 class Taiwan16Rules(HandRules):
     """Five sets and a pair; tai by the table; each payer pays ``base + tai × tai_value``."""
 
-    key: ClassVar[str] = "taiwan16"
     conditions: ClassVar[tuple[str, ...]] = ("not_complete",)
-    defaults: ClassVar[Mapping[str, Any]] = {"base": 1, "tai_value": 1, "cap": None}
     hand_size: ClassVar[int] = 16
     has_flowers: ClassVar[bool] = True
 

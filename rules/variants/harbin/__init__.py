@@ -1,0 +1,24 @@
+"""哈尔滨麻将 Harbin (spec ``harbin.md``): everything of the variant.
+
+``flow.py`` the round flow, ``wins.py`` winning conditions, fan and payments, ``options.py`` the
+room options with their bounds, ``labels.py`` what players read. :data:`VARIANT` is the one
+object the registry (:mod:`rules.registry`) lists and the engine is handed.
+"""
+
+from __future__ import annotations
+
+from rules.variant import Variant
+from rules.variants.harbin.flow import HarbinFlow
+from rules.variants.harbin.labels import FAN, NAME, REASONS
+from rules.variants.harbin.options import OPTIONS
+from rules.variants.harbin.wins import HarbinRules
+
+VARIANT = Variant(
+    key="harbin",
+    name=NAME,
+    flow=HarbinFlow(),
+    rules=HarbinRules(),
+    options=OPTIONS,
+    fan=FAN,
+    reasons=REASONS,
+)

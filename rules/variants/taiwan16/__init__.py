@@ -1,0 +1,24 @@
+"""台湾十六张 Taiwan 16 (spec ``taiwan16.md``): everything of the variant.
+
+``flow.py`` the round flow, ``wins.py`` winning conditions, fan and payments, ``options.py`` the
+room options with their bounds, ``labels.py`` what players read. :data:`VARIANT` is the one
+object the registry (:mod:`rules.registry`) lists and the engine is handed.
+"""
+
+from __future__ import annotations
+
+from rules.variant import Variant
+from rules.variants.taiwan16.flow import Taiwan16Flow
+from rules.variants.taiwan16.labels import FAN, NAME, REASONS
+from rules.variants.taiwan16.options import OPTIONS
+from rules.variants.taiwan16.wins import Taiwan16Rules
+
+VARIANT = Variant(
+    key="taiwan16",
+    name=NAME,
+    flow=Taiwan16Flow(),
+    rules=Taiwan16Rules(),
+    options=OPTIONS,
+    fan=FAN,
+    reasons=REASONS,
+)

@@ -1,0 +1,24 @@
+"""太原立四 Taiyuan Li-Si (spec ``taiyuan_lisi.md``): everything of the variant.
+
+``flow.py`` the round flow, ``wins.py`` winning conditions, fan and payments, ``options.py`` the
+room options with their bounds, ``labels.py`` what players read. :data:`VARIANT` is the one
+object the registry (:mod:`rules.registry`) lists and the engine is handed.
+"""
+
+from __future__ import annotations
+
+from rules.variant import Variant
+from rules.variants.taiyuan_lisi.flow import TaiyuanLisiFlow
+from rules.variants.taiyuan_lisi.labels import FAN, NAME, REASONS
+from rules.variants.taiyuan_lisi.options import OPTIONS
+from rules.variants.taiyuan_lisi.wins import TaiyuanLisiRules
+
+VARIANT = Variant(
+    key="taiyuan_lisi",
+    name=NAME,
+    flow=TaiyuanLisiFlow(),
+    rules=TaiyuanLisiRules(),
+    options=OPTIONS,
+    fan=FAN,
+    reasons=REASONS,
+)
