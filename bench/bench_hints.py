@@ -77,7 +77,6 @@ def record_rounds(variant: str, rounds: int, seed: str) -> list[RoundState]:
 
 def clear_caches() -> None:
     hints._analysis_memo.clear()
-    core._legal_cache.clear()
 
 
 def to_discard(state: RoundState, seat: int) -> bool:

@@ -71,6 +71,7 @@ def test_no_cap_is_stored_as_null_and_an_empty_cap_keeps_the_default(manager_cli
         ({"opt_dianpao_baosan": "on"}, "opt_dianpao_baosan"),  # a Harbin option on Changchun
         ({"opt_cap": "100", "opt_no_cap": "on"}, "opt_cap"),
         ({"opt_cap": "0"}, "opt_cap"),
+        ({"opt_cap": "1000001"}, "opt_cap"),  # the option's upper bound (rules.options)
         ({"turn_timeout_s": "1"}, "turn_timeout_s"),
         ({"base_stake": "0"}, "base_stake"),
         ({"base_stake": "2147483647"}, "base_stake"),

@@ -157,3 +157,22 @@ def test_the_table_script_keeps_no_list_of_names_of_its_own() -> None:
     for key in ("jiahu", "kadang", "qinglong", "menqing_zimo", "piao_only"):
         assert key not in script, key
     assert 'getElementById("rules-labels")' in script
+
+
+def test_makemessages_finds_the_rules_marks_with_their_context() -> None:
+    import shutil
+    import subprocess
+
+    from config.management.commands.makemessages import Command
+
+    assert "--keyword=N_:1c,2" in Command.xgettext_options
+    if shutil.which("xgettext") is None:
+        pytest.skip("GNU xgettext is not installed (makemessages needs it)")
+    source = ROOT / "rules" / "variants" / "taiwan16" / "labels.py"
+    pot = subprocess.run(
+        ["xgettext", "--language=Python", *Command.xgettext_options, "--output=-", str(source)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert 'msgctxt "taiwan16"\nmsgid "平胡"' in pot

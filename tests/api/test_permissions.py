@@ -200,6 +200,24 @@ def test_the_schema_and_docs_are_served(client, players):
     assert client.get("/api/docs/").status_code == 200
 
 
+def test_the_schema_lists_every_variant_and_its_options_from_the_registry(client):
+    import yaml
+
+    from rules.registry import JUDGED, VARIANTS
+
+    schema = yaml.safe_load(client.get("/api/schema/").content)
+    components = schema["components"]["schemas"]
+    assert components["VariantEnum"]["enum"] == list(VARIANTS)
+    options = components["RoomCreate"]["properties"]["options"]
+    assert options["properties"]["tai_value"]["minimum"] == 0
+    assert options["properties"]["cap"]["maximum"] == 1_000_000
+    assert options["properties"]["cap"]["nullable"] is True
+    assert options["properties"]["liting"]["type"] == "boolean"
+    judged = components["JudgeCase"]["properties"]["variant"]
+    enum = judged.get("enum") or components[judged["$ref"].rsplit("/", 1)[-1]]["enum"]
+    assert set(enum) == set(JUDGED)
+
+
 def test_password_guessing_on_the_token_endpoint_locks_the_account_out(players, password):
     client = APIClient()
     name = players[0].username
