@@ -6,7 +6,7 @@ shape wait cannot win, and how many of each tile are still unseen *from their se
 hold 13 tiles (3n+1) and are ready, the hint for the current hand stays up; after 报听 it shows the
 locked waits the engine keeps (``SeatState.waits``).
 
-Everything is computed by the variant's own hand rules (:mod:`rules.wins`, the judge's code):
+Everything is computed by the variant's own hand rules (``state.variant.rules``, the judge's code):
 
 * a wait is *legal* when :meth:`~rules.wins.base.HandRules.is_legal_win` accepts the win on it as
   a ting query asks it (ting declared, self-drawn, no treasure: spec README, *A kind: ting query*),

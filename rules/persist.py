@@ -7,7 +7,7 @@ and the wall: it is server-side data, never sent to a player (send :func:`rules.
 Encoding: a dataclass becomes ``{"$": "<ClassName>", <field>: …}``; a tuple ``{"$t": [...]}``;
 a frozenset ``{"$s": [...]}`` (sorted); bytes ``{"$b": "<hex>"}``; a dict with string keys
 stays a dict (its values encoded); ints, strings, booleans and None as they are. The round's
-variant is stored as its key and read back from the registry (:mod:`rules.variants`); a turn's
+variant is stored as its key and read back from the registry (:mod:`rules.registry`); a turn's
 offers are not stored (they follow from the state) and are listed again when a state is read.
 This module sits above the engine and the registry: the engine never imports it.
 """

@@ -1,7 +1,7 @@
 """One variant, one object: everything the engine, the judge and the web layer know about it.
 
 A :class:`Variant` is built once in its package (``rules/variants/<key>/__init__.py``) and listed
-in the registry (:mod:`rules.variants`). It holds
+in the registry (:mod:`rules.registry`). It holds
 
 * ``flow``: the round flow, a :class:`~rules.engine.flow.Flow` (the hooks the engine core asks);
 * ``rules``: the hand rules, a :class:`~rules.wins.base.HandRules` (winning conditions, fan and
