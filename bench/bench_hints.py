@@ -31,7 +31,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import rules.engine.core as core
 import rules.hints as hints
 from rules.engine import Action, RoundState, apply, legal_actions, new_round
 from rules.engine.core import seats_to_act
