@@ -148,10 +148,11 @@ def test_the_twin_tables_differ_only_in_hidden_tiles() -> None:
     """The construction above is sound: the two positions show every viewer but seat 2 the same
     table (checked on the engine's own views, without any socket)."""
     from rules.engine import new_round
+    from rules.registry import VARIANTS
     from rules.views import seat_view
     from rules.wall import seed_from_text
 
-    state, _ = new_round(variant="changchun", seed=seed_from_text("twins"), dealer=0)
+    state, _ = new_round(variant=VARIANTS["changchun"], seed=seed_from_text("twins"), dealer=0)
     middle = state.wall[state.live + 20 : len(state.wall) - 20]
     tile = next(t for t in sorted(set(middle)) if middle.count(t) >= 2)
     one, two = _with_copies(state, tile, 2), _with_copies(state, tile, 0)
