@@ -170,3 +170,15 @@ def test_every_rules_module_imports_first_on_its_own() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_the_doctests_of_rules_run_in_the_suite() -> None:
+    """``pytest`` collects ``rules/`` with ``--doctest-modules`` (pyproject's testpaths)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    options = config["tool"]["pytest"]["ini_options"]
+    assert "rules" in options["testpaths"]
+    assert "--doctest-modules" in options["addopts"].split()
+    with_examples = [p for p in RULES.rglob("*.py") if ">>> " in p.read_text(encoding="utf-8")]
+    assert len(with_examples) >= 10
