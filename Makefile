@@ -2,6 +2,8 @@
 # Only Python >= 3.11, make and git are assumed; everything else is installed into .venv.
 
 PYTHON ?= python3
+# Parallel pytest processes (pytest-xdist); 0 runs the tests in one process.
+PYTEST_WORKERS ?= 2
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -12,7 +14,7 @@ run: setup        ## migrate, start Redis (if REDIS_URL is unset), Celery worker
 	$(PY) -m config.launcher run
 
 test: setup       ## the whole test suite (PostgreSQL when DATABASE_URL says so, else SQLite)
-	$(PY) -m config.launcher test $(PYTEST_ARGS)
+	$(PY) -m config.launcher test -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 setup: $(STAMP)
 
