@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Literal
 
-from rules.errors import InvalidCase
+from rules.errors import InvalidCase, RulesError
 from rules.hand import Meld, TingContext, TingVerdict, Transfer, WinContext, WinVerdict
 from rules.payments import cap_transfers, nets
 from rules.shapes import CHOW, PONG, ConcealedSet, decompositions, shape_waits
-from rules.tiles import HONOR, NUM_KINDS, RED, WHITE, Tile
+from rules.tiles import EAST, HONOR, NORTH, NUM_KINDS, RED, WHITE, Tile, parse_tile
 
 Wait = Literal["open", "edge", "closed", "single", "dual_pong", "special"]
 """Wait types of README *Wait types*; ``special`` is a variant's own set (Siping 中发白)."""
@@ -401,3 +401,19 @@ class HandRules:
 def payer_transfers(winner: int, shares: Mapping[int, int]) -> tuple[Transfer, ...]:
     """Transfers to ``winner`` from each payer seat of ``shares`` (amounts > 0 only)."""
     return tuple(Transfer(payer, winner, amount) for payer, amount in shares.items() if amount > 0)
+
+
+def wind_extra(value: Any, default: Tile, name: str) -> Tile:
+    """A wind fact of a case's ``extra`` (``round_wind`` / ``seat_wind``, judge.md): ``"1z"``–
+    ``"4z"`` or the tile's int; ``default`` when absent. Siping and Taiwan 16 read them."""
+    if value is None:
+        return default
+    tile = value
+    if isinstance(value, str):
+        try:
+            tile = parse_tile(value)
+        except RulesError:
+            raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}") from None
+    if not isinstance(tile, int) or isinstance(tile, bool) or not EAST <= tile <= NORTH:
+        raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}")
+    return tile

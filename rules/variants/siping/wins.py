@@ -15,20 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.errors import InvalidCase
 from rules.hand import Meld, TingContext, Transfer, WinContext
 from rules.shapes import PONG, decompositions, is_complete
 from rules.tiles import (
     DRAGONS,
     EAST,
-    NORTH,
     NUM_KINDS,
     PIN,
     SOU,
     WHITE,
     Tile,
     count_tiles,
-    parse_tile,
 )
 from rules.wins.base import (
     HandRules,
@@ -42,27 +39,13 @@ from rules.wins.base import (
     meld_counts,
     one_tile_in_hand,
     suits_in,
+    wind_extra,
 )
 
 SPECIAL_KONG_SIZE: Mapping[str, int] = {"xuanfeng": 4, "xi": 3}
 """风杠 (option ``fengang``) and 中发白杠 (``zfbgang``) as first laid; more tiles are adds."""
 SPECIAL_KONG_OPTION: Mapping[str, str] = {"xuanfeng": "fengang", "xi": "zfbgang"}
 """The room option that allows each special kong."""
-
-
-def wind_option(value: Any, default: Tile, name: str) -> Tile:
-    """``extra.round_wind`` / ``extra.seat_wind``: a wind as ``"1z"``…``"4z"`` or its tile int."""
-    if value is None:
-        return default
-    tile = value
-    if isinstance(value, str):
-        try:
-            tile = parse_tile(value)
-        except ValueError:
-            raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}") from None
-    if not isinstance(tile, int) or isinstance(tile, bool) or not EAST <= tile <= NORTH:
-        raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}")
-    return tile
 
 
 ZFB = 2
@@ -160,9 +143,9 @@ class SipingRules(HandRules):
 
     def winds(self, ctx: WinContext) -> tuple[Tile, Tile]:
         """(round wind, seat wind): defaults 东 and the seat counted from the dealer (东)."""
-        round_wind = wind_option(ctx.extra.get("round_wind"), EAST, "round_wind")
+        round_wind = wind_extra(ctx.extra.get("round_wind"), EAST, "round_wind")
         default_seat = EAST + (ctx.winner - ctx.dealer) % 4
-        return round_wind, wind_option(ctx.extra.get("seat_wind"), default_seat, "seat_wind")
+        return round_wind, wind_extra(ctx.extra.get("seat_wind"), default_seat, "seat_wind")
 
     def is_jia(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> bool:
         """夹: the winning tile read as the middle of a chow, on a 独听 hand or after 抻."""

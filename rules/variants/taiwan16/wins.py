@@ -36,11 +36,9 @@ from rules.tiles import (
     DRAGONS,
     EAST,
     FLOWER,
-    NORTH,
     WINDS,
     Tile,
     is_flower,
-    parse_tile,
     parse_tiles,
 )
 from rules.wins.base import (
@@ -51,6 +49,7 @@ from rules.wins.base import (
     has_honour,
     payer_transfers,
     suits_in,
+    wind_extra,
 )
 
 SEASONS: tuple[Tile, ...] = tuple(range(FLOWER, FLOWER + 4))
@@ -62,21 +61,6 @@ ANKE_TAI: Mapping[int, tuple[str, int]] = {3: ("sananke", 2), 4: ("sianke", 5), 
 DEALER_KEYS: tuple[str, ...] = ("zhuangjia", "lianzhuang")
 """Items that count only for a payment between the dealer and the winner."""
 EXTRA_FLAGS: tuple[str, ...] = ("haidi", "flower_draw", "tianhu", "dihu", "ting_declared")
-
-
-def wind_extra(value: Any, default: Tile, name: str) -> Tile:
-    """``extra.round_wind`` / ``extra.seat_wind``: ``"1z"``–``"4z"`` or the tile int."""
-    if value is None:
-        return default
-    tile = value
-    if isinstance(value, str):
-        try:
-            tile = parse_tile(value)
-        except RulesError:
-            raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}") from None
-    if not isinstance(tile, int) or isinstance(tile, bool) or not EAST <= tile <= NORTH:
-        raise InvalidCase(f"extra.{name} must be a wind 1z–4z, got {value!r}")
-    return tile
 
 
 def flowers_extra(value: Any) -> tuple[Tile, ...]:
