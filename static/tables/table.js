@@ -418,7 +418,9 @@ function renderSeatArea(area, view, seat) {
   const hand = el("div", "hand");
   if (seat.concealed) {
     if (seat.standing) {
-      hand.append(tiles(seat.standing, "standing"), el("span", "gap"));
+      // 立牌 (Li-Si): a standing tile may go only as the ting discard, so it plays as one.
+      for (const name of seat.standing) hand.append(handTile(name, index, "standing", true));
+      hand.append(el("span", "gap"));
     }
     const rest = seat.standing ? withoutTiles(seat.concealed, seat.standing) : seat.concealed;
     for (const name of rest) hand.append(handTile(name, index));
@@ -500,10 +502,11 @@ function legal() {
   return (state.decision && state.decision.legal_actions) || [];
 }
 
-function handTile(name, seatIndex, extra = "") {
+function handTile(name, seatIndex, extra = "", standing = false) {
   const node = tile(name, extra);
   if (seatIndex !== me()) return node;
-  const discard = legal().find((a) => a.kind === "discard" && a.tile === name && a.ting === state.tingMode);
+  const ting = standing || state.tingMode;
+  const discard = legal().find((a) => a.kind === "discard" && a.tile === name && a.ting === ting);
   if (discard && !state.pending) {
     node.classList.add("playable");
     node.tabIndex = 0;
