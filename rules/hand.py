@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rules.tiles import Tile, format_tiles
+
+if TYPE_CHECKING:
+    from rules.payments import Share
 
 Seat = int
 
@@ -133,6 +136,9 @@ class WinVerdict:
     transfers: tuple[Transfer, ...] = ()
     """The pairwise payments behind ``payments``, **before** any cap, so that the round can add
     kong payments and cap the whole (``changchun.md``, *Cap*)."""
+    shares: tuple[Share, ...] = ()
+    """Each payer's share of ``transfers`` with the items that make it (the settlement's
+    explanation, :mod:`rules.settlement`)."""
 
     def as_json(self) -> dict[str, Any]:
         if not self.legal:

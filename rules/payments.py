@@ -23,10 +23,134 @@ seat, until the capped total is exact.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from rules.hand import Transfer
 
 SEATS = 4
+
+ShareRule = Literal["doubling", "score", "tai"]
+"""How a share is reckoned from its items (:class:`Share`)."""
+Item = tuple[str, int]
+"""A labelled number: a fan or tai item (``("zimo", 1)``), or a factor (``("zimo", 2)``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """One payer's part of a win and what makes it, so that a settlement can be explained line
+    by line instead of as bare transfers (each variant's *Scoring*/*Payment* section).
+
+    ``items`` are the fan (番), tai (台) or score items counted for this payer: the winner's
+    items and the payer's own (点炮, 庄, 闭门, 三家闭 …). The amount follows ``rule``:
+
+    - ``doubling``: ``base × 2^(Σ items + offset)`` (Harbin, Siping; Changchun with offset −1);
+    - ``score``: ``base × Σ items × Π factors`` (Li-Si: S, doubled on a self-draw, tripled when
+      a discarder who had not declared ting pays alone);
+    - ``tai``: ``base + Σ items × tai_value`` (Taiwan 16).
+
+    ``covers`` is the seat whose share this is when ``payer`` pays it for them (点炮包三家 /
+    点炮全包); None for the payer's own share.
+
+    >>> share = Share.make("doubling", payer=1, payee=0, base=2, items=(("zimo", 1), ("bimen", 1)))
+    >>> share.amount
+    8
+    """
+
+    payer: int
+    payee: int
+    amount: int
+    rule: ShareRule
+    base: int
+    items: tuple[Item, ...]
+    offset: int = 0
+    factors: tuple[Item, ...] = ()
+    tai_value: int = 1
+    covers: int | None = None
+
+    @classmethod
+    def make(
+        cls,
+        rule: ShareRule,
+        *,
+        payer: int,
+        payee: int,
+        base: int,
+        items: Iterable[Item],
+        offset: int = 0,
+        factors: Iterable[Item] = (),
+        tai_value: int = 1,
+        covers: int | None = None,
+    ) -> Share:
+        """The share with its amount reckoned by ``rule`` from the parts (one formula)."""
+        items_t = tuple(items)
+        factors_t = tuple(factors)
+        return cls(
+            payer=payer,
+            payee=payee,
+            amount=share_amount(rule, base, items_t, offset, factors_t, tai_value),
+            rule=rule,
+            base=base,
+            items=items_t,
+            offset=offset,
+            factors=factors_t,
+            tai_value=tai_value,
+            covers=covers,
+        )
+
+    def paid_by(self, payer: int) -> Share:
+        """This share paid by ``payer`` for its own payer (包: the discarder pays it)."""
+        return Share(
+            payer=payer,
+            payee=self.payee,
+            amount=self.amount,
+            rule=self.rule,
+            base=self.base,
+            items=self.items,
+            offset=self.offset,
+            factors=self.factors,
+            tai_value=self.tai_value,
+            covers=self.payer,
+        )
+
+
+def share_amount(
+    rule: ShareRule,
+    base: int,
+    items: Sequence[Item],
+    offset: int = 0,
+    factors: Sequence[Item] = (),
+    tai_value: int = 1,
+) -> int:
+    """A share's amount from its parts (see :class:`Share`)."""
+    total = sum(value for _, value in items)
+    if rule == "doubling":
+        return int(base * 2 ** (total + offset))
+    if rule == "tai":
+        return base + total * tai_value
+    amount = base * total
+    for _, factor in factors:
+        amount *= factor
+    return amount
+
+
+def share_transfers(shares: Iterable[Share]) -> tuple[Transfer, ...]:
+    """The transfers paying ``shares``: one per share; a payer who covers others' shares (包)
+    pays its own and theirs as one transfer, where its first share stands. Empty shares pay
+    nothing."""
+    listed = [share for share in shares if share.amount > 0]
+    merged = {(s.payer, s.payee) for s in listed if s.covers is not None}
+    out: list[Transfer] = []
+    at: dict[tuple[int, int], int] = {}
+    for share in listed:
+        key = (share.payer, share.payee)
+        if key in merged and key in at:
+            old = out[at[key]]
+            out[at[key]] = Transfer(old.payer, old.payee, old.amount + share.amount)
+            continue
+        at[key] = len(out)
+        out.append(Transfer(share.payer, share.payee, share.amount))
+    return tuple(out)
 
 
 def nets(transfers: Iterable[Transfer]) -> tuple[int, int, int, int]:

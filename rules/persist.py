@@ -21,6 +21,7 @@ from typing import Any
 from rules.engine import actions, core, state
 from rules.errors import RulesError
 from rules.hand import Meld, Transfer, WinVerdict
+from rules.payments import Share
 from rules.registry import get_variant
 from rules.variant import Variant
 from rules.wall import BreakPoint
@@ -38,6 +39,7 @@ _CLASSES: dict[str, type] = {
         state.RoundResult,
         Meld,
         Transfer,
+        Share,
         WinVerdict,
         BreakPoint,
         *actions.ACTION_TYPES.values(),

@@ -29,6 +29,7 @@ from rules.engine.events import (
 from rules.engine.state import ClaimPhase, DiscardRecord, EndedPhase, RoundState, SeatState
 from rules.hand import Meld
 from rules.hints import hints_enabled, seat_hint
+from rules.settlement import settlement_json
 from rules.tiles import tile_name
 
 Viewer = int | None
@@ -183,6 +184,7 @@ def _result_json(state: RoundState) -> dict[str, Any]:
         "nets": list(result.nets),
         "transfers": encode("transfers", result.transfers),
         "next_dealer": result.next_dealer,
+        "settlement": settlement_json(state),
         "wall": [tile_name(t) for t in state.wall],
         "salt": state.salt.hex(),
     }

@@ -352,7 +352,15 @@ def result_json(state: Any) -> dict[str, Any] | None:
         ],
         "fan": dict(result.verdict.fan) if result.verdict is not None else {},
         "total": result.verdict.total if result.verdict is not None else 0,
+        # Every payment explained (底, each item, 杠, 封顶): the settlement overlay and history.
+        "settlement": _settlement().settlement_json(state),
     }
+
+
+def _settlement() -> Any:
+    import rules.settlement as settlement
+
+    return settlement
 
 
 def dump_state(state: Any) -> dict[str, Any]:

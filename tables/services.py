@@ -409,8 +409,13 @@ def seat_leave(*, room: Room, user: Any) -> None:
 
 def _stand_up(room: Room, seat: Seat, *, reason: str) -> None:
     """``seat`` leaves the locked ``room``: a match in play ends (its round voided, spec README
-    item 1) with ``reason``; the bots stand up too when no human is left."""
+    item 1) with ``reason``; the bots stand up too when no human is left. Everyone at the table
+    is told who left (a public notice on the voided round: otherwise a mystery, issue 17)."""
+    voided = _rounds_in_play(room)
     _end_match(room, reason=reason)
+    kind = PLAYER_REMOVED_EVENT if reason == PLAYER_REMOVED else PLAYER_LEFT_EVENT
+    for rnd in voided:
+        _append_notice(rnd, {"kind": kind, "seat": seat.index, "name": _name(seat)})
     seat.delete()
     if not Seat.objects.filter(room=room, is_bot=False).exists():
         Seat.objects.filter(room=room, is_bot=True).delete()
@@ -1140,6 +1145,10 @@ PLAYER_REMOVED = "player_removed"
 """``Match.end_reason`` when a manager removed a seated player during a match."""
 TABLE_DISSOLVED_EVENT = "table_dissolved"
 """Kind of the event appended to the voided round: every viewer is sent the reason."""
+PLAYER_LEFT_EVENT = "player_left"
+"""Appended to the round a player's 离座 voided: every viewer is told who left (seat, name)."""
+PLAYER_REMOVED_EVENT = "player_removed"
+"""Appended to the round voided by a manager removing a seat: who was removed."""
 
 
 def user_manages_room(user: Any, room: Room) -> bool:
@@ -1199,12 +1208,11 @@ def table_dissolve(*, room: Room, actor: Any, reason: str) -> Match:
         match = Match.objects.filter(room=locked, status=Match.Status.PLAYING).first()
         if match is None:
             raise TableError("no match is in play at this table", code="no_match")
-        playing = list(
-            Round.objects.select_for_update().filter(match=match, status=Round.Status.PLAYING)
-        )
+        playing = _rounds_in_play(locked)
         _end_match(locked, reason=DISSOLVED)
+        by = getattr(actor, "public_name", str(actor))
         for rnd in playing:
-            _append_notice(rnd, reason=reason, actor=actor)
+            _append_notice(rnd, {"kind": TABLE_DISSOLVED_EVENT, "reason": reason, "by": by})
         _log_on_room(locked, actor, f"网管解散 (match {match.pk}): {reason}")
         notify_room(locked.pk)
         match.refresh_from_db()
@@ -1213,19 +1221,28 @@ def table_dissolve(*, room: Room, actor: Any, reason: str) -> Match:
     return _with_retries(run)
 
 
-def _append_notice(rnd: Round, *, reason: str, actor: Any) -> None:
-    """Append the public ``table_dissolved`` event to a voided round (the same for every viewer)."""
+def _rounds_in_play(room: Room) -> list[Round]:
+    """The room's rounds in play, locked (a leave or a dissolution is about to void them)."""
+    return list(
+        Round.objects.select_for_update().filter(
+            match__room=room, match__status=Match.Status.PLAYING, status=Round.Status.PLAYING
+        )
+    )
+
+
+def _name(seat: Seat) -> str:
+    return "🤖" if seat.is_bot or seat.user is None else str(seat.user.public_name)
+
+
+def _append_notice(rnd: Round, payload: dict[str, Any]) -> None:
+    """Append a public notice (``table_dissolved``, ``player_left``, ``player_removed``) to a
+    voided round's log, the same for every viewer."""
     rnd.refresh_from_db(fields=["last_seq"])
-    payload = {
-        "kind": TABLE_DISSOLVED_EVENT,
-        "reason": reason,
-        "by": getattr(actor, "public_name", str(actor)),
-    }
     seq = rnd.last_seq + 1
     RoundEvent.objects.create(
         round=rnd,
         seq=seq,
-        kind=TABLE_DISSOLVED_EVENT,
+        kind=payload["kind"],
         payload=payload,
         views={gameplay.viewer_key(s): payload for s in (0, 1, 2, 3, None)},
     )

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from rules.errors import InvalidCase, RulesError
 from rules.hand import Meld, TingContext, TingVerdict, Transfer, WinContext, WinVerdict
-from rules.payments import cap_transfers, nets
+from rules.payments import Share, cap_transfers, nets, share_transfers
 from rules.shapes import CHOW, PONG, ConcealedSet, decompositions, shape_waits
 from rules.tiles import EAST, HONOR, NORTH, NUM_KINDS, RED, WHITE, Tile, parse_tile
 
@@ -224,11 +224,18 @@ class WinFacts:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """A legal reading's score: the fan shown, the total and the uncapped transfers."""
+    """A legal reading's score: the fan shown, the total, the uncapped transfers and the shares
+    they pay (each with the items that make it)."""
 
     fan: dict[str, int]
     total: int
     transfers: tuple[Transfer, ...]
+    shares: tuple[Share, ...] = ()
+
+    @classmethod
+    def of_shares(cls, fan: dict[str, int], total: int, shares: Sequence[Share]) -> Scored:
+        """The score whose transfers pay exactly ``shares``."""
+        return cls(fan, total, share_transfers(shares), tuple(shares))
 
 
 class HandRules:
@@ -247,6 +254,9 @@ class HandRules:
     hand_size: ClassVar[int] = 13
     """Tiles of a hand between turns (13; Taiwan 16): a win holds ``hand_size + 1``."""
     has_flowers: ClassVar[bool] = False
+    item_unit: ClassVar[str] = "fan"
+    """What the items of a win count in, as players say it: ``fan`` (番), ``tai`` (台) or
+    ``fen`` (分, Li-Si's score S); payments are points (分) everywhere."""
     """Flowers (花牌) are played; they are set aside, never in a hand (``extra.flowers``)."""
     has_cap: ClassVar[bool] = True
     """The payments are capped by the option ``cap`` (a variant without the option ignores a
@@ -317,6 +327,7 @@ class HandRules:
             total=scored.total,
             payments=nets(capped),
             transfers=scored.transfers,
+            shares=scored.shares,
         )
 
     def is_legal_win(self, ctx: WinContext) -> str | None:

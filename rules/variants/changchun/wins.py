@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.hand import Meld, Transfer, WinContext
+from rules.hand import Meld, WinContext
+from rules.payments import Share
 from rules.tiles import GREEN, PIN, RED, SOU, WHITE, Tile
 from rules.wins.base import (
     HandRules,
@@ -17,7 +18,6 @@ from rules.wins.base import (
     has_terminal,
     is_dragon,
     one_tile_in_hand,
-    payer_transfers,
     suits_in,
 )
 
@@ -110,23 +110,30 @@ class ChangchunRules(HandRules):
         if not facts.winner_opened:
             fan["lihu"] = 1
         total = sum(fan.values())
-        return Scored(fan, total, self._transfers(ctx, total, discarder))
+        return Scored.of_shares(fan, total, self._shares(ctx, fan, discarder))
 
-    def _transfers(
-        self, ctx: WinContext, total: int, discarder: int | None
-    ) -> tuple[Transfer, ...]:
+    def _shares(
+        self, ctx: WinContext, fan: Mapping[str, int], discarder: int | None
+    ) -> list[Share]:
         """Each payer pays 2^(F−1) × base; F counts ``dianpao`` for the discarder only."""
         base = int(ctx.options.get("base", 1))
-        own = total - (1 if discarder is not None else 0)
-        shares = {
-            seat: 2 ** (own + (1 if seat == discarder else 0) - 1) * base
+        own = [(key, value) for key, value in fan.items() if key != "dianpao"]
+        shares = [
+            Share.make(
+                "doubling",
+                payer=seat,
+                payee=ctx.winner,
+                base=base,
+                items=[*own, ("dianpao", 1)] if seat == discarder else own,
+                offset=-1,
+            )
             for seat in range(4)
             if seat != ctx.winner
-        }
+        ]
         if discarder is not None and ctx.options.get("dianpao_quanbao", False):
             # 点炮全包: the discarder pays the two others' shares too.
-            return payer_transfers(ctx.winner, {discarder: sum(shares.values())})
-        return payer_transfers(ctx.winner, shares)
+            return [s if s.payer == discarder else s.paid_by(discarder) for s in shares]
+        return shares
 
     def kong_value(self, meld: Meld) -> int:
         """杠分: exposed/added 1, concealed 2, 大蛋 double; special kongs 1 plus 1 per add."""

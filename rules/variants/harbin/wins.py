@@ -8,9 +8,11 @@ winning tile completed does not), except that a 对倒 wait satisfies ``no_tripl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
-from rules.hand import Meld, TingContext, Transfer, WinContext
+from rules.hand import Meld, TingContext, WinContext
+from rules.payments import Share
 from rules.shapes import CHOW, PONG
 from rules.tiles import RED, SUITED, Tile
 from rules.wins.base import (
@@ -109,27 +111,32 @@ class HarbinRules(HandRules):
             # that payer's and shows in the payments only (*Scoring*).
             fan["zhuang"] = 1
         total = sum(fan.values())
-        return Scored(fan, total, self._transfers(ctx, facts, total, discarder))
+        return Scored.of_shares(fan, total, self._shares(ctx, facts, fan, discarder))
 
-    def _transfers(
-        self, ctx: WinContext, facts: WinFacts, total: int, discarder: int | None
-    ) -> tuple[Transfer, ...]:
+    def _shares(
+        self, ctx: WinContext, facts: WinFacts, fan: Mapping[str, int], discarder: int | None
+    ) -> list[Share]:
         """Each payer pays base × 2^F: the winner's items plus 点炮, 庄 and 闭门 as they apply."""
         base = int(ctx.options.get("base", 1))
-        own = total - (1 if discarder is not None else 0)
-        shares: dict[int, int] = {}
+        own = [(key, value) for key, value in fan.items() if key != "dianpao"]
+        shares = []
         for seat in range(4):
             if seat == ctx.winner:
                 continue
-            f = own
-            f += 1 if seat == discarder else 0
-            f += 1 if seat == ctx.dealer else 0
-            f += 0 if facts.opened(seat) else 1
-            shares[seat] = base * 2**f
+            items = list(own)
+            if seat == discarder:
+                items.append(("dianpao", 1))
+            if seat == ctx.dealer:
+                items.append(("zhuang", 1))
+            if not facts.opened(seat):
+                items.append(("bimen", 1))
+            shares.append(
+                Share.make("doubling", payer=seat, payee=ctx.winner, base=base, items=items)
+            )
         if discarder is not None and ctx.options.get("dianpao_baosan", False):
             # 点炮包三家: the discarder pays all three shares.
-            return (Transfer(discarder, ctx.winner, sum(shares.values())),)
-        return tuple(Transfer(seat, ctx.winner, amount) for seat, amount in shares.items())
+            return [s if s.payer == discarder else s.paid_by(discarder) for s in shares]
+        return shares
 
     def kong_value(self, meld: Meld) -> int:
         """Exposed / added 1 × base, concealed 2 × base."""

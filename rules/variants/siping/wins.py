@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.hand import Meld, TingContext, Transfer, WinContext
+from rules.hand import Meld, TingContext, WinContext
+from rules.payments import Share
 from rules.shapes import PONG, decompositions, is_complete
 from rules.tiles import (
     DRAGONS,
@@ -215,25 +216,31 @@ class SipingRules(HandRules):
         if ctx.options.get("liting", False) and ctx.ting and not facts.winner_opened:
             fan["liting"] = 1
         total = sum(fan.values())
-        return Scored(fan, total, self._transfers(ctx, facts, total, discarder))
+        return Scored.of_shares(fan, total, self._shares(ctx, facts, fan, discarder))
 
-    def _transfers(
-        self, ctx: WinContext, facts: WinFacts, total: int, discarder: int | None
-    ) -> tuple[Transfer, ...]:
+    def _shares(
+        self, ctx: WinContext, facts: WinFacts, fan: Mapping[str, int], discarder: int | None
+    ) -> list[Share]:
         """All three pay base × 2^F; 点炮, 庄, 闭门 and 三家闭 count for the payer they concern."""
         base = int(ctx.options.get("base", 1))
-        own = total - (1 if discarder is not None else 0)
+        own = [(key, value) for key, value in fan.items() if key != "dianpao"]
         payers = [seat for seat in range(4) if seat != ctx.winner]
         all_closed = not any(facts.opened(seat) for seat in payers)
-        transfers = []
+        shares = []
         for seat in payers:
-            f = own
-            f += 1 if seat == discarder else 0
-            f += 1 if seat == ctx.dealer else 0
-            f += 0 if facts.opened(seat) else 1
-            f += 1 if all_closed else 0
-            transfers.append(Transfer(seat, ctx.winner, base * 2**f))
-        return tuple(transfers)
+            items = list(own)
+            if seat == discarder:
+                items.append(("dianpao", 1))
+            if seat == ctx.dealer:
+                items.append(("zhuang", 1))
+            if not facts.opened(seat):
+                items.append(("bimen", 1))
+            if all_closed:
+                items.append(("sanjiabi", 1))
+            shares.append(
+                Share.make("doubling", payer=seat, payee=ctx.winner, base=base, items=items)
+            )
+        return shares
 
     def kong_value(self, meld: Meld) -> int:
         """Exposed/added 1, concealed 2; 1p/1s doubled; 风杠 as concealed, 中发白杠 as exposed."""

@@ -31,7 +31,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.errors import InvalidCase, RulesError
-from rules.hand import Meld, Transfer, WinContext
+from rules.hand import Meld, WinContext
+from rules.payments import Share
 from rules.tiles import (
     DRAGONS,
     EAST,
@@ -47,7 +48,6 @@ from rules.wins.base import (
     Scored,
     WinFacts,
     has_honour,
-    payer_transfers,
     suits_in,
     wind_extra,
 )
@@ -181,6 +181,7 @@ def shape_tai(ctx: WinContext, reading: Reading, flowers: Sequence[Tile]) -> dic
 class Taiwan16Rules(HandRules):
     """Five sets and a pair; tai by the table; each payer pays ``base + tai × tai_value``."""
 
+    item_unit: ClassVar[str] = "tai"
     conditions: ClassVar[tuple[str, ...]] = ("not_complete",)
     hand_size: ClassVar[int] = 16
     has_flowers: ClassVar[bool] = True
@@ -217,7 +218,7 @@ class Taiwan16Rules(HandRules):
         fan.update(honour_tai(reading, ctx.melds, winds))
         fan.update(shape_tai(ctx, reading, flowers))
         total = sum(fan.values())
-        return Scored(fan, total, self._transfers(ctx, fan, payers))
+        return Scored.of_shares(fan, total, self._shares(ctx, fan, payers))
 
     @staticmethod
     def _payers(ctx: WinContext, facts: WinFacts) -> tuple[int, ...]:
@@ -255,21 +256,26 @@ class Taiwan16Rules(HandRules):
         return fan
 
     @staticmethod
-    def _transfers(
-        ctx: WinContext, fan: Mapping[str, int], payers: Sequence[int]
-    ) -> tuple[Transfer, ...]:
+    def _shares(ctx: WinContext, fan: Mapping[str, int], payers: Sequence[int]) -> list[Share]:
         """Each payer pays ``base + tai × tai_value``; 莊家/連莊 tai only between dealer and
         winner (*Tai*, ``zhuangjia``: "the winner or the payer is the dealer")."""
         base = int(ctx.options.get("base", 1))
         tai_value = int(ctx.options.get("tai_value", 1))
-        total = sum(fan.values())
-        dealer_tai = sum(fan.get(key, 0) for key in DEALER_KEYS)
-        shares = {}
+        shares = []
         for payer in payers:
             involved = ctx.dealer in (ctx.winner, payer)
-            tai = total if involved else total - dealer_tai
-            shares[payer] = base + tai * tai_value
-        return payer_transfers(ctx.winner, shares)
+            items = [(k, v) for k, v in fan.items() if involved or k not in DEALER_KEYS]
+            shares.append(
+                Share.make(
+                    "tai",
+                    payer=payer,
+                    payee=ctx.winner,
+                    base=base,
+                    items=items,
+                    tai_value=tai_value,
+                )
+            )
+        return shares
 
     def kong_value(self, meld: Meld) -> int:
         """Kongs pay nothing apart in the tai table (no 槓錢 item) `[default]`."""

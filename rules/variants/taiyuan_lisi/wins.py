@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from rules.hand import Meld, Transfer, WinContext
+from rules.hand import Meld, WinContext
+from rules.payments import Share
 from rules.wins.base import HandRules, Reading, Scored, WinFacts, suits_in
 
 WAIT_ITEMS: Mapping[str, str] = {"edge": "bianzhang", "closed": "kanzhang", "single": "diaojiang"}
@@ -25,6 +26,7 @@ def has_qinglong(reading: Reading) -> bool:
 class TaiyuanLisiRules(HandRules):
     """S = 1 + items, doubled on a self-draw; there are no separate kong payments."""
 
+    item_unit: ClassVar[str] = "fen"
     conditions: ClassVar[tuple[str, ...]] = ("not_complete", "not_ting")
     has_chow: ClassVar[bool] = False
 
@@ -50,16 +52,26 @@ class TaiyuanLisiRules(HandRules):
         if ctx.self_drawn:
             fan["zimo"] = 2  # S is doubled, shown as zimo: 2
             total *= 2
-        return Scored(fan, total, self._transfers(ctx, total, facts.discarder))
+        return Scored.of_shares(fan, total, self._shares(ctx, fan, facts.discarder))
 
-    def _transfers(
-        self, ctx: WinContext, total: int, discarder: int | None
-    ) -> tuple[Transfer, ...]:
+    def _shares(
+        self, ctx: WinContext, fan: Mapping[str, int], discarder: int | None
+    ) -> list[Share]:
         """Each pays S × base; a discarder who had not declared ting pays 3 × S × base alone."""
-        amount = total * int(ctx.options.get("base", 1))
+        base = int(ctx.options.get("base", 1))
+        items = [(key, value) for key, value in fan.items() if key != "zimo"]
+        factors = [("zimo", 2)] if ctx.self_drawn else []
         if discarder is not None and not ctx.extra.get("discarder_ting", False):
-            return (Transfer(discarder, ctx.winner, 3 * amount),)
-        return tuple(Transfer(seat, ctx.winner, amount) for seat in range(4) if seat != ctx.winner)
+            factors.append(("baosan", 3))
+            payers = [discarder]
+        else:
+            payers = [seat for seat in range(4) if seat != ctx.winner]
+        return [
+            Share.make(
+                "score", payer=seat, payee=ctx.winner, base=base, items=items, factors=factors
+            )
+            for seat in payers
+        ]
 
     def kong_value(self, meld: Meld) -> int:
         """Kong points are part of S: no separate kong payments."""
