@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from rules.i18n import Label, Msg
 from rules.labels import TILE_NAMES, WIN_BY
@@ -103,3 +103,78 @@ def fan_name(key: str, variant_key: str | None = None) -> str:
 def win_by_name(win_by: str) -> str:
     label = WIN_BY.get(win_by)
     return win_by if label is None else text(label.name)
+
+
+# --- the words a page's scripts show (issue 17) -------------------------------------------------
+
+WIND_NAMES: dict[str, StrOrPromise] = {
+    "1z": pgettext_lazy("wind", "东"),
+    "2z": pgettext_lazy("wind", "南"),
+    "3z": pgettext_lazy("wind", "西"),
+    "4z": pgettext_lazy("wind", "北"),
+}
+"""A seat's or round's wind in one character (东 南 西 北; E S W N)."""
+
+KONG_NAMES: dict[str, StrOrPromise] = {
+    "exposed": pgettext_lazy("kong", "明杠"),
+    "added": pgettext_lazy("kong", "补杠"),
+    "concealed": pgettext_lazy("kong", "暗杠"),
+    "xuanfeng": pgettext_lazy("kong", "旋风杠"),
+    "xi": pgettext_lazy("kong", "喜杠"),
+    "yao": pgettext_lazy("kong", "幺蛋"),
+    "jiu": pgettext_lazy("kong", "九蛋"),
+}
+"""A kong by its kind (``rules.settlement.kong_name``)."""
+
+SETTLEMENT_TERMS: dict[str, StrOrPromise] = {
+    "base": pgettext_lazy("settlement", "底"),
+    "baosan": pgettext_lazy("settlement", "包三家"),
+    "cap": pgettext_lazy("settlement", "封顶"),
+    "kong": pgettext_lazy("settlement", "杠分"),
+    "win": pgettext_lazy("settlement", "胡牌"),
+}
+"""Words of a settlement line beyond the fan items (:mod:`rules.settlement`)."""
+
+UNITS: dict[str, StrOrPromise] = {
+    "fan": pgettext_lazy("unit", "番"),
+    "tai": pgettext_lazy("unit", "台"),
+    "fen": pgettext_lazy("unit", "分"),
+}
+"""What a variant's win items count in (``HandRules.item_unit``); payments are 分."""
+
+
+def unit_name(variant_key: str) -> str:
+    """What ``variant_key``'s win items count in: 番, 台 (Taiwan 16) or 分 (Li-Si's score)."""
+    variant = VARIANTS.get(variant_key)
+    unit = variant.rules.item_unit if variant is not None else "fan"
+    return str(UNITS.get(unit, UNITS["fan"]))
+
+
+def page_labels(variant_key: str | None = None) -> dict[str, Any]:
+    """The rule words a page's scripts show, flat (key → name) in the active language, as one
+    JSON object (``{% rule_data %}``): tiles, winds, fan items, reasons, how a win was made,
+    kongs, settlement terms, units, variant names. With ``variant_key`` the fan items and
+    reasons are that variant's; without, every variant's (the first one naming a key wins)."""
+    own = VARIANTS.get(variant_key) if variant_key is not None else None
+    variants = [own] if own is not None else list(VARIANTS.values())
+    fan: dict[str, str] = {}
+    reasons: dict[str, str] = {}
+    for variant in variants:
+        for key, label in variant.fan.items():
+            fan.setdefault(key, text(label.name))
+        for key, label in variant.reasons.items():
+            reasons.setdefault(key, text(label.name))
+    language = get_language() or ""
+    return {
+        "lang": "en" if language.startswith("en") else "zh",
+        "variant": variant_key,
+        "variants": {key: text(variant.name.name) for key, variant in VARIANTS.items()},
+        "tiles": tile_names(),
+        "winds": {key: str(name) for key, name in WIND_NAMES.items()},
+        "fan": fan,
+        "reasons": reasons,
+        "win_by": {key: text(label.name) for key, label in WIN_BY.items()},
+        "kongs": {key: str(name) for key, name in KONG_NAMES.items()},
+        "terms": {key: str(name) for key, name in SETTLEMENT_TERMS.items()},
+        "units": {key: str(name) for key, name in UNITS.items()},
+    }

@@ -7,16 +7,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts.codes import normalize_code
 from accounts.models import Membership
 from tables import selectors, services
 from tables.forms import JoinRoomForm, RoomForm
-from tables.labels import table_labels
 from tables.models import Room
 
 
@@ -102,9 +102,25 @@ def room(request: HttpRequest, room_id: int) -> HttpResponse:
             "room": the_room,
             "my_seat": selectors.seat_of(the_room.pk, request.user),
             "table": selectors.table_message(the_room, request.user.pk),
-            "rules_labels": table_labels(the_room.variant),
         },
     )
+
+
+REFUSALS = {
+    "seat_taken": _lazy("这个座位刚被别人坐了，换一个吧。"),
+    "already_seated": _lazy("你已经坐在这张桌上了。"),
+    "match_in_play": _lazy("对局进行中，不能入座。"),
+    "room_closed": _lazy("房间已关闭。"),
+    "not_member": _lazy("你不是这个亲友圈的成员。"),
+    "not_seated": _lazy("请先入座。"),
+    "no_bots": _lazy("这个房间不允许机器人。"),
+}
+"""What a player is told when a seat change is refused (the service's ``code``)."""
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """The table page's script asks for a JSON answer; a plain form post gets the page back."""
+    return "application/json" in request.headers.get("Accept", "")
 
 
 def _seat_post(request: HttpRequest, room_id: int, what: str) -> HttpResponse:
@@ -128,7 +144,13 @@ def _seat_post(request: HttpRequest, room_id: int, what: str) -> HttpResponse:
         elif what == "back":
             services.seat_back(room=the_room, user=request.user)
     except services.TableError as exc:
-        messages.error(request, str(exc))
+        text = str(REFUSALS.get(exc.code, str(exc)))
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "code": exc.code, "message": text}, status=409)
+        messages.error(request, text)
+    else:
+        if _wants_json(request):
+            return JsonResponse({"ok": True})
     return redirect("tables:room", room_id=the_room.pk)
 
 

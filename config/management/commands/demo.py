@@ -20,11 +20,12 @@ from tables.room_options import room_options_validate
 DEMO_PASSWORD = "mahjong-demo"
 DEMO_CLUB_NAME = "雀友演示圈"
 DEMO_PLAYERS = (
-    ("demo1", "东风", "#c0392b"),
-    ("demo2", "南风", "#27ae60"),
-    ("demo3", "西风", "#2980b9"),
-    ("demo4", "北风", "#8e44ad"),
+    ("demo1", "小林", "#c0392b"),
+    ("demo2", "阿梅", "#27ae60"),
+    ("demo3", "老赵", "#2980b9"),
+    ("demo4", "大刘", "#8e44ad"),
 )
+"""Names that are not seat winds: "西 东风" at a table read as a riddle (issue 17)."""
 ROOM_NAMES = {key: f"{variant.name} · 演示桌" for key, variant in VARIANTS.items()}
 """One demo room per variant of the registry (its Chinese name)."""
 
@@ -46,6 +47,7 @@ class Command(BaseCommand):
             username=username,
             defaults={"display_name": display_name, "avatar_color": colour, "email": ""},
         )
+        user.display_name = display_name  # an older demo named them after the winds
         user.set_password(DEMO_PASSWORD)  # reset each run, so the printed password always works
         user.save()
         self._say(created, f"player {username}")

@@ -1,0 +1,48 @@
+// One i18n for every page script: UI strings through Django's JavaScript catalog (gettext,
+// loaded by the page before the modules), rule words (tiles, winds, fan items, reasons …) from
+// the server's JSON block "rule-labels" ({% rule_data %}), never from lists kept here.
+
+const catalog = () => globalThis.gettext;
+
+/** A UI string in the page's language (Chinese is the source language). */
+export function _(text) {
+  const gettext = catalog();
+  return gettext ? gettext(text) : text;
+}
+
+/** `fmt(_("%s 打出 %s"), a, b)`: positional %s, or named %(name)s with one object. */
+export function fmt(text, ...args) {
+  if (args.length === 1 && args[0] !== null && typeof args[0] === "object") {
+    const named = args[0];
+    return text.replace(/%\((\w+)\)s/g, (_m, key) => String(named[key] ?? ""));
+  }
+  let i = 0;
+  return text.replace(/%s/g, () => String(args[i++] ?? ""));
+}
+
+let labels = null;
+
+/** The rule words of the page (tests and pages without the block may set them). */
+export function setLabels(value) {
+  labels = value;
+}
+
+export function ruleLabels() {
+  if (labels === null) {
+    const node = globalThis.document && globalThis.document.getElementById("rule-labels");
+    labels = node ? JSON.parse(node.textContent) : {};
+  }
+  return labels;
+}
+
+/** A rule word: `label("fan", "zimo")`; the key itself when the server did not name it. */
+export function label(group, key) {
+  const table = ruleLabels()[group];
+  return (table && table[key]) || String(key);
+}
+
+/** The page's language, "zh" or "en" (from the labels, else the document). */
+export function lang() {
+  const given = ruleLabels().lang || (globalThis.document && globalThis.document.documentElement.lang) || "zh";
+  return String(given).startsWith("en") ? "en" : "zh";
+}

@@ -1,0 +1,313 @@
+// The table page's state: a pure reducer over the server's messages (docs/protocol.md) and the
+// player's clicks, and pure selectors that say what the page shows. No DOM, no socket, no clock:
+// `reduce(state, message)` returns the next state and the effects the page must carry out
+// (send a message, log an event, play a sound, show an error). Tested with `node --test`.
+//
+// Nothing here knows the rules: what may be played is the server's `legal_actions`, the table
+// is the server's `decision.view`, the settlement the server's `view.result.settlement`.
+
+const LOG_LIMIT = 80;
+
+export function initialState() {
+  return {
+    table: null, // {room, seats, you, match}
+    round: null, // {id, number, status, commitment, seed}
+    decision: null, // the last decision (its `view` is the table as this viewer sees it)
+    lastSeq: 0,
+    log: [], // [{seq, event}] of the round shown, oldest first
+    pending: null, // client_action_id of a click awaiting its answer
+    counter: 0,
+    tingMode: false,
+    lastDiscard: null, // {seat, tile}: the newest discard (highlighted)
+    notice: null, // why a round was voided: {kind: "player_left", seat, name} …
+  };
+}
+
+function decisionOf(message) {
+  const { type, ...decision } = message;
+  return decision;
+}
+
+/** The next state and the effects of one server message or page action. */
+export function reduce(state, message) {
+  switch (message.type) {
+    case "table":
+      return [{ ...state, table: { room: message.room, seats: message.seats, you: message.you, match: message.match } }, []];
+    case "snapshot":
+      return onSnapshot(state, message);
+    case "event":
+      return onEvent(state, message);
+    case "decision":
+      return onDecision(state, message);
+    case "ack":
+      return [message.client_action_id === state.pending ? { ...state, pending: null } : state, []];
+    case "error": {
+      const mine = message.client_action_id && message.client_action_id === state.pending;
+      const next = mine ? { ...state, pending: null } : state;
+      return [next, [{ type: "error", code: message.code, message: message.message }]];
+    }
+    case "ui/ting":
+      return [tingDiscards(state).length ? { ...state, tingMode: !state.tingMode } : state, []];
+    case "ui/act":
+      return onAct(state, message.action, message.now ?? 0);
+    default:
+      return [state, []];
+  }
+}
+
+function onSnapshot(state, message) {
+  const decision = decisionOf(message.decision);
+  const newRound = !state.round || state.round.id !== message.round_id;
+  const next = {
+    ...state,
+    round: {
+      id: message.round_id,
+      number: message.round_number,
+      status: message.status,
+      commitment: message.commitment,
+      seed: message.seed,
+    },
+    decision,
+    lastSeq: message.seq,
+    log: newRound ? [] : state.log,
+    pending: null,
+    tingMode: false,
+    lastDiscard: claimedTile(decision) || (newRound ? null : state.lastDiscard),
+    notice: newRound ? null : state.notice,
+  };
+  const effects = newRound && message.status === "playing" ? [{ type: "sound", name: "deal" }] : [];
+  return [next, effects.concat(promptEffects(state, next))];
+}
+
+function claimedTile(decision) {
+  const phase = decision && decision.view && decision.view.phase;
+  if (phase && (phase.kind === "claims" || phase.kind === "rob_kong")) return { seat: phase.discarder, tile: phase.tile };
+  return null;
+}
+
+const NOTICES = new Set(["player_left", "player_removed", "table_dissolved"]);
+
+function onEvent(state, message) {
+  if (!state.round || message.round_id !== state.round.id || message.prev_seq !== state.lastSeq) {
+    // A gap (or a stream this page never started): ask for the whole table again.
+    return [state, [{ type: "send", message: { type: "resync" } }]];
+  }
+  const event = message.event;
+  const log = state.log.concat([{ seq: message.seq, event }]).slice(-LOG_LIMIT);
+  const next = { ...state, lastSeq: message.seq, log };
+  if (event.kind === "discard") next.lastDiscard = { seat: event.seat, tile: event.tile ?? null };
+  if (NOTICES.has(event.kind)) next.notice = event;
+  return [next, [{ type: "log", event, seq: message.seq }]];
+}
+
+function onDecision(state, message) {
+  if (!state.round || message.round_id !== state.round.id) {
+    // A page that holds no round (a reload that resumed from nothing) needs the whole table.
+    return [state, state.round ? [] : [{ type: "send", message: { type: "resync" } }]];
+  }
+  const decision = decisionOf(message);
+  const moved = !state.decision || decision.version !== state.decision.version;
+  const next = {
+    ...state,
+    decision,
+    round: { ...state.round, status: decision.status },
+    // A new decision answers the previous click one way or the other.
+    pending: moved ? null : state.pending,
+    tingMode: moved ? false : state.tingMode,
+    lastDiscard: claimedTile(decision) || state.lastDiscard,
+  };
+  return [next, moved ? promptEffects(state, next) : []];
+}
+
+/** A sound when this player is newly asked to decide (their turn, or a claim). */
+function promptEffects(before, after) {
+  const asked = legal(after).length > 0;
+  const wasAsked = before.decision && before.decision.version === after.decision.version && legal(before).length > 0;
+  if (!asked || wasAsked) return [];
+  const phase = after.decision.view && after.decision.view.phase;
+  return [{ type: "sound", name: phase && phase.kind === "turn" ? "turn" : "claim" }];
+}
+
+function onAct(state, action, now) {
+  if (state.pending || !state.decision || !state.round) return [state, []]; // one click per decision
+  if (!legal(state).some((a) => sameAction(a, action))) return [state, []];
+  const { seat, ...body } = action; // the server knows our seat
+  const counter = state.counter + 1;
+  const id = `${Number(now).toString(36)}-${counter}`;
+  const send = {
+    type: "action",
+    client_action_id: id,
+    round_id: state.round.id,
+    version: state.decision.version,
+    action: body,
+  };
+  return [{ ...state, counter, pending: id }, [{ type: "send", message: send }]];
+}
+
+function sameAction(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// --- selectors ------------------------------------------------------------------------------
+
+export function me(state) {
+  return state.table ? state.table.you : null;
+}
+
+export function view(state) {
+  return (state.decision && state.decision.view) || null;
+}
+
+export function legal(state) {
+  return (state.decision && state.decision.legal_actions) || [];
+}
+
+/** Where a seat sits on this screen: 0 bottom (me), 1 right, 2 top, 3 left. */
+export function position(state, seat) {
+  const base = me(state) ?? 0;
+  return (seat - base + 4) % 4;
+}
+
+export function seatName(state, seat, fallback) {
+  const entry = state.table && state.table.seats[seat];
+  return entry ? entry.name : fallback;
+}
+
+export function tingDiscards(state) {
+  return legal(state).filter((a) => a.kind === "discard" && a.ting);
+}
+
+function withoutTiles(all, some) {
+  const rest = [...all];
+  for (const name of some) {
+    const i = rest.indexOf(name);
+    if (i >= 0) rest.splice(i, 1);
+  }
+  return rest;
+}
+
+/**
+ * The own hand as the page draws it: standing tiles (立牌, Li-Si) first, the others, the drawn
+ * tile apart; each with the discard a click sends (null: not playable now). A standing tile may
+ * only go as the ting discard, so it plays as one; the others follow the 听 toggle.
+ */
+export function handModel(state) {
+  const v = view(state);
+  const you = me(state);
+  if (!v || you === null) return null;
+  const seat = v.seats[you];
+  if (!seat || !seat.concealed) return null;
+  const actions = state.pending ? [] : legal(state).filter((a) => a.kind === "discard");
+  const pick = (name, ting) => actions.find((a) => a.tile === name && a.ting === ting) || null;
+  const standing = seat.standing || [];
+  const tiles = [];
+  for (const name of standing) tiles.push({ name, kind: "standing", action: pick(name, true) });
+  for (const name of withoutTiles(seat.concealed, standing)) {
+    tiles.push({ name, kind: "plain", action: pick(name, state.tingMode) });
+  }
+  if (seat.drawn) tiles.push({ name: seat.drawn, kind: "drawn", action: pick(seat.drawn, state.tingMode) });
+  return { tiles, melds: seat.melds, flowers: seat.flowers || [], ting: seat.ting, waits: seat.waits || [] };
+}
+
+/** The tiles a claim or a declaration would lay down: what the prompt shows beside its button. */
+export function actionTiles(action, tile) {
+  switch (action.kind) {
+    case "chow":
+    case "chow_ting":
+      return action.tiles || [];
+    case "pong":
+      return [tile, tile, tile];
+    case "exposed_kong":
+      return [tile, tile, tile, tile];
+    case "concealed_kong":
+      return [action.tile, action.tile, action.tile, action.tile];
+    case "added_kong":
+    case "add_to_special_kong":
+      return [action.tile];
+    case "declare_win":
+    case "self_draw_win":
+      return tile ? [tile] : [];
+    default:
+      return action.tile ? [action.tile] : [];
+  }
+}
+
+/**
+ * What this player is asked now, besides discarding: a claim on someone's tile (who threw it,
+ * which tile, each choice with the meld it makes) or their own turn's declarations.
+ */
+export function promptModel(state) {
+  const v = view(state);
+  const you = me(state);
+  if (!v || you === null) return null;
+  const others = legal(state).filter((a) => a.kind !== "discard");
+  const phase = v.phase;
+  if (phase.kind === "claims" || phase.kind === "rob_kong") {
+    if (!others.length) return null;
+    return {
+      kind: phase.kind,
+      discarder: phase.discarder,
+      tile: phase.tile,
+      choices: others.map((action) => ({ action, tiles: actionTiles(action, phase.tile) })),
+    };
+  }
+  if (phase.kind === "turn" && phase.seat === you) {
+    const drawn = v.seats[you].drawn;
+    return {
+      kind: "turn",
+      tile: drawn,
+      choices: others.map((action) => ({ action, tiles: actionTiles(action, drawn) })),
+      ting: tingDiscards(state).length > 0,
+      discard: legal(state).some((a) => a.kind === "discard"),
+    };
+  }
+  return null;
+}
+
+/** Whose turn it is and the seconds left (null when nobody's clock runs for this viewer). */
+export function clockModel(state, nowMs) {
+  const d = state.decision;
+  const v = view(state);
+  if (!d || !v || !d.deadline || d.status !== "playing") return null;
+  const left = Math.max(0, Math.ceil((Date.parse(d.deadline) - nowMs) / 1000));
+  const seat = d.turn_seat ?? (v.phase.kind !== "turn" ? me(state) : null);
+  return { seat, seconds: left, urgent: left <= 5 };
+}
+
+/**
+ * The ended round's settlement for the overlay, from the server's lines (rules.settlement):
+ * per seat, every line that moved its score (signed for that seat) and its net. The lines are
+ * only regrouped here; the server's nets are what the page shows.
+ */
+export function settlementModel(state) {
+  const v = view(state);
+  if (!v || v.phase.kind !== "ended" || !v.result) return null;
+  const result = v.result;
+  const settlement = result.settlement || { lines: [], nets: result.nets, unit: "fan" };
+  const seats = [0, 1, 2, 3].map((seat) => ({ seat, net: result.nets[seat], lines: [] }));
+  for (const line of settlement.lines) {
+    if (line.kind === "cap") {
+      seats[line.seat].lines.push({ ...line, signed: line.amount });
+      continue;
+    }
+    seats[line.payer].lines.push({ ...line, signed: -line.amount, other: line.payee });
+    seats[line.payee].lines.push({ ...line, signed: line.amount, other: line.payer });
+  }
+  return {
+    winner: result.winner,
+    winBy: result.win_by,
+    discarder: result.discarder,
+    tile: result.tile,
+    fan: Object.entries(result.fan || {}),
+    total: result.total,
+    unit: settlement.unit,
+    base: settlement.base,
+    cap: settlement.cap,
+    seats,
+  };
+}
+
+/** Sum of a seat's settlement lines (a check the tests make: it is the seat's net). */
+export function linesTotal(seatModel) {
+  return seatModel.lines.reduce((sum, line) => sum + line.signed, 0);
+}

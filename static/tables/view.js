@@ -1,0 +1,615 @@
+// The table page's drawing: the square table (three others around, their melds and rivers, the
+// centre with the round wind, dealer, tiles left, treasure and clock), the own hand along the
+// bottom, the prompt, and the settlement over the table. Pure DOM from the reducer's state and
+// its selectors (state.js); no rule is decided here.
+
+import { _, fmt, label } from "../js/i18n.js";
+import { tileEl, tileWords } from "../js/tiles.js";
+import { actionWord, endingWords } from "../js/events.js";
+import {
+  clockModel,
+  handModel,
+  legal,
+  linesTotal,
+  me,
+  position,
+  promptModel,
+  seatName,
+  settlementModel,
+  view,
+} from "./state.js";
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+/** "东 小王": a seat's wind (when known) and name. */
+export function seatLabel(state, seat) {
+  const v = view(state);
+  const name = seatName(state, seat, fmt(_("座位 %s"), seat + 1));
+  if (!v) return name;
+  return `${label("winds", v.seat_winds[seat])} ${name}`;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+// --- the square: others' hands and melds, every river, the centre -----------------------------
+
+function part(container, key, className) {
+  let node = container.querySelector(`:scope > [data-part="${key}"]`);
+  if (!node) {
+    node = el("div", className);
+    node.dataset.part = key;
+    container.append(node);
+  }
+  return node;
+}
+
+function meldNode(meld, size, fromLeft = null) {
+  const box = el("span", "meld");
+  if (meld.tiles) {
+    meld.tiles.forEach((name, i) => {
+      const concealedEnd = meld.concealed && (i === 0 || i === meld.tiles.length - 1);
+      box.append(tileEl(concealedEnd ? null : name, { classes: size }));
+    });
+  } else {
+    for (let i = 0; i < (meld.count || 4); i += 1) box.append(tileEl(null, { classes: size }));
+  }
+  if (fromLeft !== null) box.dataset.from = String(fromLeft);
+  return box;
+}
+
+function plate(state, seat, v) {
+  const node = el("div", "plate");
+  node.dataset.seat = String(seat);
+  const entry = state.table && state.table.seats[seat];
+  if (v) {
+    const wind = el("span", `wind${v.dealer === seat ? " dealer" : ""}`, label("winds", v.seat_winds[seat]));
+    wind.title = v.dealer === seat ? _("庄家") : "";
+    node.append(wind);
+  }
+  node.append(el("span", "name", seatName(state, seat, fmt(_("座位 %s"), seat + 1))));
+  if (v && v.dealer === seat) node.append(el("span", "badge badge-dealer", _("庄")));
+  if (v && v.seats[seat].ting) node.append(el("span", "badge badge-ting", _("听")));
+  if (entry && entry.auto_play) node.append(el("span", "badge badge-warn", _("托管")));
+  if (entry && !entry.connected) node.append(el("span", "badge", _("离线")));
+  const clock = clockModel(state, Date.now());
+  node.classList.toggle("on-turn", Boolean(clock && clock.seat === seat));
+  return node;
+}
+
+function riverNode(state, v, seat) {
+  const river = el("div", "river");
+  const discards = v.seats[seat].discards;
+  river.classList.toggle("dense", discards.length > 24);
+  const last = state.lastDiscard;
+  discards.forEach((d, i) => {
+    const classes = ["t-river"];
+    if (d.claimed) classes.push("claimed");
+    if (d.ting) classes.push("ting-discard");
+    const isLast = last && last.seat === seat && i === discards.length - 1 && !d.claimed;
+    if (isLast) classes.push("last");
+    const node = tileEl(d.tile || null, { classes: classes.join(" ") });
+    if (isLast) node.dataset.last = "true";
+    river.append(node);
+  });
+  return river;
+}
+
+function opponentZone(state, v, seat) {
+  const zone = el("div", "zone-inner");
+  const s = v.seats[seat];
+  const hand = el("span", "opp-hand");
+  if (s.concealed) {
+    // An ended round shows every hand.
+    for (const name of s.concealed) hand.append(tileEl(name, { classes: "t-opp" }));
+    if (s.drawn) hand.append(tileEl(s.drawn, { classes: "t-opp drawn" }));
+  } else {
+    for (let i = 0; i < s.concealed_count; i += 1) hand.append(tileEl(null, { classes: "t-opp" }));
+  }
+  hand.setAttribute("aria-label", fmt(_("手牌 %s 张"), s.concealed_count));
+  const melds = el("span", "opp-melds");
+  for (const meld of s.melds) melds.append(meldNode(meld, "t-oppmeld"));
+  if (s.flowers && s.flowers.length) {
+    const flowers = el("span", "flowers");
+    flowers.title = _("花牌");
+    for (const name of s.flowers) flowers.append(tileEl(name, { classes: "t-oppmeld" }));
+    melds.append(flowers);
+  }
+  zone.append(hand, melds);
+  return zone;
+}
+
+export function renderSquare(root, state) {
+  const v = view(state);
+  const square = root.querySelector('[data-role="square"]');
+  square.classList.toggle("empty", !v);
+  for (let seat = 0; seat < 4; seat += 1) {
+    const pos = position(state, seat);
+    const river = part(square, `river-${pos}`, `river-box pos-${pos}`);
+    if (pos !== 0) {
+      const zone = part(square, `zone-${pos}`, `zone pos-${pos}`);
+      const name = part(square, `plate-${pos}`, `plate-box pos-${pos}`);
+      zone.dataset.seat = String(seat);
+      if (v) {
+        zone.replaceChildren(opponentZone(state, v, seat));
+        name.replaceChildren(plate(state, seat, v));
+      } else {
+        zone.replaceChildren();
+        name.replaceChildren(state.table && state.table.seats[seat] ? plate(state, seat, null) : "");
+      }
+    }
+    river.dataset.seat = String(seat);
+    river.replaceChildren(v ? riverNode(state, v, seat) : "");
+  }
+  renderCentre(square.querySelector('[data-role="centre"]'), state);
+}
+
+function renderCentre(centre, state) {
+  const v = view(state);
+  if (!v) {
+    centre.replaceChildren(el("div", "centre-idle", _("等待四人入座并准备")));
+    return;
+  }
+  const nodes = [];
+  const round = state.round;
+  const head = el("div", "centre-round");
+  head.append(
+    el("span", "round-wind", fmt(_("%s风圈"), label("winds", v.round_wind))),
+    el("span", "round-number", fmt(_("第 %s 盘"), round ? round.number : 1)),
+  );
+  nodes.push(head);
+  const clock = clockModel(state, Date.now());
+  const timer = el("div", "timer");
+  timer.dataset.role = "timer";
+  if (clock) {
+    timer.append(el("span", "timer-seconds", String(clock.seconds)));
+    const who = clock.seat === null ? "" : clock.seat === me(state) ? _("轮到你") : fmt(_("轮到 %s"), seatLabel(state, clock.seat));
+    timer.append(el("span", "timer-who", who));
+    timer.classList.toggle("urgent", clock.urgent);
+    timer.dataset.seat = clock.seat === null ? "" : String(clock.seat);
+  } else {
+    timer.append(el("span", "timer-seconds idle", "—"));
+  }
+  nodes.push(timer);
+  const facts = el("div", "centre-facts");
+  facts.append(el("span", "wall-left", fmt(_("余 %s 张"), v.wall_left)));
+  if (v.treasure) {
+    const treasure = el("span", "treasure");
+    treasure.append(el("span", "", _("宝")), tileEl(v.treasure.tile || null, { classes: "t-xs" }));
+    treasure.title = v.treasure.tile ? fmt(_("宝牌 %s"), tileWords(v.treasure.tile)) : _("宝牌扣着（报听后可看）");
+    facts.append(treasure);
+  }
+  if (v.lianzhuang) facts.append(el("span", "", fmt(_("连庄 %s"), v.lianzhuang)));
+  nodes.push(facts);
+  // The seats' winds on the centre's edges, the dealer's in red, the one to play lit.
+  for (let seat = 0; seat < 4; seat += 1) {
+    const edge = el("span", `edge pos-${position(state, seat)}`, label("winds", v.seat_winds[seat]));
+    edge.classList.toggle("dealer", v.dealer === seat);
+    edge.classList.toggle("on-turn", Boolean(clock && clock.seat === seat));
+    nodes.push(edge);
+  }
+  centre.replaceChildren(...nodes);
+}
+
+/** Only the clock changes between messages: redraw its numbers. */
+export function tickClock(root, state) {
+  const timer = root.querySelector('[data-role="timer"] .timer-seconds');
+  const clock = clockModel(state, Date.now());
+  if (!timer || !clock) return;
+  timer.textContent = String(clock.seconds);
+  timer.parentElement.classList.toggle("urgent", clock.urgent);
+}
+
+// --- the own seat ----------------------------------------------------------------------------
+
+export function renderOwn(root, state, hooks) {
+  const own = root.querySelector('[data-role="own"]');
+  const v = view(state);
+  const you = me(state);
+  if (!v || you === null) {
+    own.replaceChildren();
+    own.hidden = !v;
+    if (v && you === null) {
+      // A spectator sees the fourth seat like the others, from the bottom.
+      own.hidden = false;
+      own.replaceChildren(plate(state, 0, v), opponentZone(state, v, 0));
+    }
+    return;
+  }
+  own.hidden = false;
+  const model = handModel(state);
+  const row = el("div", "own-row");
+  row.append(plate(state, you, v));
+  const hand = el("div", "hand");
+  hand.setAttribute("role", "group");
+  hand.setAttribute("aria-label", _("我的手牌"));
+  const myTurn = legal(state).some((a) => a.kind === "discard");
+  hand.classList.toggle("my-turn", myTurn);
+  model.tiles.forEach((t, i) => {
+    const classes = ["t-hand"];
+    if (t.kind === "standing") classes.push("standing");
+    if (t.kind === "drawn") classes.push("drawn");
+    if (t.action) classes.push("playable");
+    if (t.action && t.action.ting) classes.push("ting-play");
+    const node = tileEl(t.name, { classes: classes.join(" "), tag: "button" });
+    node.dataset.index = String(i);
+    node.disabled = !t.action;
+    if (t.kind === "standing") node.title = fmt(_("%s（立牌：只能报听时打出）"), tileWords(t.name));
+    if (t.action) {
+      node.setAttribute("aria-label", t.action.ting ? fmt(_("打出 %s 并报听"), tileWords(t.name)) : fmt(_("打出 %s"), tileWords(t.name)));
+      node.addEventListener("click", () => hooks.act(t.action));
+    }
+    hand.append(node);
+  });
+  row.append(hand);
+  const melds = el("div", "own-melds");
+  for (const meld of model.melds) melds.append(meldNode(meld, "t-meld"));
+  if (model.flowers.length) {
+    const flowers = el("span", "flowers");
+    flowers.title = _("花牌");
+    for (const name of model.flowers) flowers.append(tileEl(name, { classes: "t-meld" }));
+    melds.append(flowers);
+  }
+  if (melds.childElementCount) row.append(melds);
+  if (model.ting && model.waits.length) {
+    const waits = el("span", "waits", _("听："));
+    for (const name of model.waits) waits.append(tileEl(name, { classes: "t-xs" }));
+    row.append(waits);
+  }
+  own.replaceChildren(...(v.hint ? [hintNode(v.hint), row] : [row]));
+}
+
+const HINT_REASON_GROUP = "reasons";
+
+function hintWaits(entry) {
+  const box = el("span", "hint-waits");
+  for (const w of entry.waits) {
+    const item = el("span", "hint-wait");
+    item.dataset.tile = w.tile;
+    item.dataset.unseen = String(w.unseen);
+    item.append(tileEl(w.tile, { classes: "t-xs" }), el("span", "hint-count", fmt(_("剩%s"), w.unseen)));
+    box.append(item);
+  }
+  for (const b of entry.blocked || []) {
+    const item = el("span", "hint-wait blocked");
+    item.dataset.tile = b.tile;
+    item.dataset.reason = b.reason;
+    const why = label(HINT_REASON_GROUP, b.reason);
+    item.title = fmt(_("不能胡：%s"), why);
+    item.append(tileEl(b.tile, { classes: "t-xs" }), el("span", "hint-count", why));
+    box.append(item);
+  }
+  return box;
+}
+
+function hintNode(hint) {
+  const box = el("div", "hint-panel");
+  box.dataset.role = "hint";
+  box.dataset.mode = hint.mode;
+  box.append(el("span", "hint-title", _("听牌提示")));
+  if (hint.mode === "discard") {
+    for (const entry of hint.discards) {
+      const row = el("span", "hint-row");
+      row.dataset.discard = entry.tile;
+      row.append(el("span", "", _("打")), tileEl(entry.tile, { classes: "t-xs" }), el("span", "", _("听")), hintWaits(entry));
+      if (entry.declare_ting) row.append(el("span", "badge badge-ting", _("可报听")));
+      box.append(row);
+    }
+  } else {
+    const row = el("span", "hint-row");
+    row.append(el("span", "", _("听")), hintWaits(hint));
+    box.append(row);
+  }
+  return box;
+}
+
+// --- the prompt: claims and declarations --------------------------------------------------------
+
+const SHORTCUTS = {
+  declare_win: "H",
+  self_draw_win: "H",
+  pong: "P",
+  exposed_kong: "K",
+  concealed_kong: "K",
+  added_kong: "K",
+  special_kong: "K",
+  add_to_special_kong: "K",
+  chow: "C",
+  chow_ting: "C",
+  pass: "Space",
+};
+
+export function actionButton(choice, hooks, pending) {
+  const { action, tiles } = choice;
+  const button = el("button", `button action action-${action.kind}`);
+  button.type = "button";
+  const word = actionWord(action.kind, action);
+  button.append(el("span", "action-word", word));
+  if (tiles.length) {
+    const box = el("span", "action-tiles");
+    for (const name of tiles) box.append(tileEl(name, { classes: "t-sm" }));
+    button.append(box);
+    button.setAttribute("aria-label", `${word} ${tiles.map(tileWords).join(" ")}`);
+  }
+  if (SHORTCUTS[action.kind]) {
+    button.dataset.key = SHORTCUTS[action.kind];
+    button.append(el("kbd", "shortcut", SHORTCUTS[action.kind] === "Space" ? "␣" : SHORTCUTS[action.kind]));
+  }
+  button.disabled = Boolean(pending);
+  button.addEventListener("click", () => hooks.act(action));
+  return button;
+}
+
+export function renderPrompt(root, state, hooks) {
+  const box = root.querySelector('[data-role="actions"]');
+  const v = view(state);
+  const prompt = v ? promptModel(state) : null;
+  if (v && state.round && state.round.status === "aborted") {
+    box.replaceChildren(noticeNode(state));
+    box.hidden = false;
+    return;
+  }
+  if (!prompt || (prompt.kind === "turn" && !prompt.choices.length && !prompt.ting)) {
+    const hint = prompt && prompt.discard ? el("p", "prompt-hint", _("轮到你：点一张牌打出")) : null;
+    box.replaceChildren(...(hint ? [hint] : []));
+    box.hidden = !hint;
+    return;
+  }
+  box.hidden = false;
+  const nodes = [];
+  if (prompt.kind === "claims" || prompt.kind === "rob_kong") {
+    const line = el("p", "prompt-line");
+    const what = prompt.kind === "rob_kong" ? _("%s 补杠") : _("%s 打出");
+    line.append(el("span", "", fmt(what, seatLabel(state, prompt.discarder))), tileEl(prompt.tile, { classes: "t-sm claim-tile" }));
+    line.append(el("span", "", prompt.kind === "rob_kong" ? _("可以抢杠胡") : _("你要吗？")));
+    nodes.push(line);
+  } else if (prompt.ting) {
+    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : _("可以报听：按「听」再点要打的牌（立牌直接点）")));
+  } else {
+    nodes.push(el("p", "prompt-line", _("轮到你：点一张牌打出，或者：")));
+  }
+  const buttons = el("div", "prompt-buttons");
+  if (prompt.kind === "turn" && prompt.ting) {
+    const ting = el("button", `button action action-ting${state.tingMode ? " active" : ""}`);
+    ting.type = "button";
+    ting.append(el("span", "action-word", _("听")), el("kbd", "shortcut", "T"));
+    ting.setAttribute("aria-pressed", String(state.tingMode));
+    ting.dataset.key = "T";
+    ting.addEventListener("click", () => hooks.toggleTing());
+    buttons.append(ting);
+  }
+  for (const choice of prompt.choices) buttons.append(actionButton(choice, hooks, state.pending));
+  nodes.push(buttons);
+  box.replaceChildren(...nodes);
+}
+
+function noticeNode(state) {
+  const notice = state.notice;
+  const box = el("div", "voided");
+  box.dataset.role = "voided";
+  let text = _("本盘已作废，不结算。");
+  if (notice && (notice.kind === "player_left" || notice.kind === "player_removed")) {
+    const who = seatLabel(state, notice.seat).trim() || notice.name;
+    text = notice.kind === "player_left" ? fmt(_("%s 离座，本盘作废，不结算。"), who) : fmt(_("%s 被管理员移出，本盘作废，不结算。"), who);
+  } else if (notice && notice.kind === "table_dissolved") {
+    text = fmt(_("%s 解散了牌桌（%s），本盘作废，不结算。"), notice.by, notice.reason);
+  }
+  box.append(el("strong", "", text));
+  return box;
+}
+
+// --- the settlement ------------------------------------------------------------------------------
+
+const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+
+/** 2 to the power n as players write it: 2⁵, 2¹². */
+export function power(n) {
+  const marks = { "-": "⁻", "+": "⁺" };
+  const digits = String(n).split("").map((d) => marks[d] || SUPERSCRIPT[Number(d)]).join("");
+  return `2${digits}`;
+}
+
+function itemsText(items) {
+  return items.map(([key, value]) => `${label("fan", key)} ${value}`).join(" + ");
+}
+
+/** One payment line in words: its kind and how its amount is made. */
+function lineParts(state, line, model) {
+  const unit = label("units", model.unit);
+  const base = `${label("terms", "base")} ${line.base}`;
+  if (line.kind === "win") {
+    const sum = line.items.reduce((total, [, value]) => total + value, 0);
+    const counted = `(${itemsText(line.items)}) = ${sum} ${unit}`;
+    let formula;
+    if (line.rule === "doubling") {
+      const exponent = line.offset ? power(`${sum}${line.offset < 0 ? "-" : "+"}${Math.abs(line.offset)}`) : power(sum);
+      formula = `${counted} → ${base} × ${exponent}`;
+    } else if (line.rule === "tai") {
+      formula = `${counted} → ${base} + ${sum} × ${line.tai_value}`;
+    } else {
+      const factors = line.factors.map(([key, value]) => `${key === "zimo" ? label("fan", "zimo") : label("terms", key)} ×${value}`);
+      const score = line.factors.reduce((total, [, value]) => total * value, sum);
+      formula = `${counted}${factors.length ? `, ${factors.join(", ")}` : ""} → ${base} × ${score}`;
+    }
+    const covers = line.covers !== null && line.covers !== undefined ? fmt(_("（替 %s 付）"), seatLabel(state, line.covers)) : "";
+    return { kind: label("terms", "win"), formula: formula + covers };
+  }
+  if (line.kind === "kong") {
+    const tiles = line.tiles ? line.tiles.map(tileWords).join("") : "";
+    return { kind: label("kongs", line.kong || "exposed"), formula: tiles ? fmt(_("%s，每家 %s 分"), tileWords(line.tiles[0]), line.amount) : "" };
+  }
+  return { kind: label("terms", "cap"), formula: model.cap ? fmt(_("每人每盘最多 %s 分"), model.cap) : "" };
+}
+
+function handRow(state, v, seat) {
+  const s = v.seats[seat];
+  const box = el("span", "settle-hand");
+  for (const meld of s.melds) box.append(meldNode(meld, "t-xs"));
+  const result = v.result;
+  const tiles = [...(s.concealed || [])];
+  if (s.drawn) tiles.push(s.drawn);
+  let marked = false;
+  for (const name of tiles) {
+    const winTile = !marked && seat === result.winner && name === result.tile;
+    if (winTile) marked = true;
+    box.append(tileEl(name, { classes: `t-xs${winTile ? " win-tile" : ""}` }));
+  }
+  return box;
+}
+
+export function renderSettlement(root, state, hooks) {
+  const box = root.querySelector('[data-role="settlement"]');
+  const model = settlementModel(state);
+  if (!model) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const v = view(state);
+  const nameOf = (seat) => seatLabel(state, seat);
+  box.hidden = false;
+  const card = el("div", "settle-card");
+  const head = el("header", "settle-head");
+  const title = el("h2", "settle-title", model.winner === null ? _("荒庄（流局）") : endingWords({ ...v.result }, nameOf));
+  title.id = "settlement-title";
+  head.append(title);
+  if (model.tile) {
+    const win = el("div", "settle-win");
+    win.append(el("span", "", model.winBy === "discard" || model.winBy === "rob_kong" ? _("胡的牌") : _("自摸的牌")), tileEl(model.tile, { classes: "t-md win-tile" }));
+    head.append(win);
+  }
+  card.append(head);
+  if (model.fan.length) {
+    const unit = label("units", model.unit);
+    const fan = el("ul", "settle-fan");
+    fan.dataset.role = "fan";
+    for (const [key, value] of model.fan) {
+      const item = el("li", "", `${label("fan", key)} ${value} ${unit}`);
+      item.dataset.key = key;
+      fan.append(item);
+    }
+    fan.append(el("li", "settle-total", fmt(_("合计 %s %s"), model.total, unit)));
+    card.append(fan);
+  }
+  const table = el("div", "settle-seats");
+  const order = [...model.seats].sort((a, b) => (b.seat === model.winner) - (a.seat === model.winner) || a.seat - b.seat);
+  for (const seat of order) {
+    const row = el("section", `settle-seat${seat.seat === model.winner ? " winner" : ""}${seat.seat === model.discarder ? " discarder" : ""}`);
+    row.dataset.seat = String(seat.seat);
+    const top = el("div", "settle-seat-head");
+    const name = el("strong", "settle-name", nameOf(seat.seat));
+    top.append(name);
+    if (seat.seat === model.winner) top.append(el("span", "badge badge-win", model.winBy === "discard" || model.winBy === "rob_kong" ? _("胡") : _("自摸")));
+    if (seat.seat === model.discarder) top.append(el("span", "badge badge-warn", _("点炮")));
+    if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", _("庄")));
+    top.append(handRow(state, v, seat.seat));
+    const net = el("strong", `settle-net ${seat.net > 0 ? "pos" : seat.net < 0 ? "neg" : "zero"}`, signed(seat.net));
+    net.dataset.role = "net";
+    top.append(net);
+    row.append(top);
+    const lines = el("table", "settle-lines");
+    for (const line of seat.lines) {
+      const parts = lineParts(state, line, model);
+      const tr = el("tr");
+      tr.dataset.kind = line.kind;
+      const who = line.kind === "cap" ? "" : line.signed > 0 ? fmt(_("%s 付"), nameOf(line.other)) : fmt(_("付给 %s"), nameOf(line.other));
+      const what = el("td", "line-what");
+      if (who) what.append(el("span", "line-who", who));
+      what.append(el("span", "line-formula", parts.formula));
+      tr.append(el("td", "line-kind", parts.kind), what, el("td", "line-amount num", signed(line.signed)));
+      lines.append(tr);
+    }
+    if (seat.lines.length > 1) {
+      const total = el("tr", "line-total");
+      total.append(el("td", "", _("合计")), el("td"), el("td", "num", signed(linesTotal(seat))));
+      lines.append(total);
+    }
+    row.append(lines);
+    table.append(row);
+  }
+  card.append(table);
+  const foot = el("footer", "settle-foot");
+  if (me(state) !== null) {
+    foot.append(el("span", "muted", state.table && state.table.match ? _("20 秒后自动开始下一盘；四人都准备则立即开始。") : _("对局已结束；准备即开始新的对局。")));
+    const ready = el("button", "button", _("准备"));
+    ready.type = "button";
+    ready.dataset.role = "ready";
+    ready.addEventListener("click", () => hooks.ready());
+    foot.append(ready);
+  }
+  card.append(foot);
+  box.replaceChildren(card);
+}
+
+// --- seats: the lobby and the side buttons -------------------------------------------------------
+
+export function renderLobby(root, state, hooks) {
+  const lobby = root.querySelector('[data-role="seats"]');
+  const table = state.table;
+  if (!table) return;
+  const playing = state.round && state.round.status === "playing";
+  const showLobby = !playing && (!view(state) || !table.match) && !settlementModel(state);
+  lobby.hidden = !showLobby;
+  if (!showLobby) return;
+  const list = el("ol", "seat-list");
+  table.seats.forEach((seat, index) => {
+    const slot = el("li", `seat-slot slot-${position(state, index)}`);
+    if (seat) {
+      slot.append(el("span", "seat-name", seat.name));
+      if (seat.ready) slot.append(el("span", "badge badge-ok", _("已准备")));
+      if (!seat.connected) slot.append(el("span", "badge", _("离线")));
+    } else if (table.you === null && !table.match) {
+      const sit = el("button", "button button-small", _("入座"));
+      sit.type = "button";
+      sit.addEventListener("click", () => hooks.sit(index));
+      slot.append(sit);
+    } else {
+      slot.append(el("span", "muted", _("空位")));
+    }
+    list.append(slot);
+  });
+  const buttons = el("div", "lobby-buttons");
+  if (table.you !== null) {
+    const ready = table.seats[table.you] && table.seats[table.you].ready;
+    const readyButton = el("button", "button", ready ? _("取消准备") : _("准备"));
+    readyButton.type = "button";
+    readyButton.addEventListener("click", () => hooks.ready(!ready));
+    buttons.append(readyButton);
+    if (table.room.allow_bots && table.seats.some((s) => s === null)) {
+      const bots = el("button", "button button-secondary", _("机器人补位"));
+      bots.type = "button";
+      bots.addEventListener("click", () => hooks.bots());
+      buttons.append(bots);
+    }
+  }
+  lobby.replaceChildren(list, buttons);
+}
+
+export function renderSideButtons(root, state, hooks) {
+  const box = root.querySelector('[data-role="seat-buttons"]');
+  const table = state.table;
+  if (!table || table.you === null) {
+    box.replaceChildren();
+    return;
+  }
+  const playing = state.round && state.round.status === "playing";
+  const nodes = [];
+  const mine = table.seats[table.you];
+  if (mine && mine.auto_play) {
+    const back = el("button", "button", _("我回来了（取消托管）"));
+    back.type = "button";
+    back.addEventListener("click", () => hooks.back());
+    nodes.push(back);
+  }
+  const leave = el("button", "button button-secondary", _("离座"));
+  leave.type = "button";
+  leave.addEventListener("click", () => hooks.leave(playing));
+  nodes.push(leave);
+  box.replaceChildren(...nodes);
+}

@@ -1,0 +1,114 @@
+"""Server messages for the page's reducer tests (``tests/js/*.test.js``), made by the engine.
+
+The JSON files in ``tests/js/fixtures/`` are what this module writes; ``tests/js/test_fixtures.py``
+fails when they differ from what the engine produces now (run this module to write them again:
+``python -m tests.js.fixtures``). A fixture is a ``decision`` message as
+``tables.selectors.decision_message`` builds it (the view is the engine's ``seat_view``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from rules.engine import apply, legal_actions, new_round
+from rules.engine.core import seats_to_act
+from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
+from rules.views import seat_view
+from tests.rules.flow_helpers import play_eager_rounds
+
+HERE = Path(__file__).resolve().parent / "fixtures"
+DEADLINE = "2030-01-01T00:00:00+00:00"
+
+
+def decision(state: RoundState, seat: int | None, *, round_id: int = 7) -> dict[str, Any]:
+    """A ``decision`` message for ``seat`` (``tables.selectors.decision_message``'s shape)."""
+    phase = state.phase
+    ended = isinstance(phase, EndedPhase)
+    legal = [] if seat is None or ended else legal_actions(state, seat)
+    turn_seat = phase.seat if isinstance(phase, TurnPhase) else None
+    return {
+        "type": "decision",
+        "round_id": round_id,
+        "status": "ended" if ended else "playing",
+        "version": state.version,
+        "decision_version": state.version,
+        "phase": phase.kind,
+        "turn_seat": turn_seat,
+        "deadline": None if ended else DEADLINE,
+        "legal_actions": [a.to_json() for a in legal],
+        "view": seat_view(state, seat),
+    }
+
+
+def _quiet(state: RoundState, seat: int) -> Any:
+    """Win, pass, else the first plain discard: never declares ting."""
+    legal = legal_actions(state, seat)
+    for action in legal:
+        if action.kind in ("self_draw_win", "declare_win", "pass"):
+            return action
+    return next(a for a in legal if a.kind == "discard" and not a.ting)
+
+
+def lisi_ting() -> dict[str, Any]:
+    """Li-Si: a seat on its turn whose only ting discards are standing tiles (立牌)."""
+    for i in range(200):
+        seed = hashlib.sha256(b"queyou lisi ting %d" % i).digest()
+        state, _ = new_round(variant="taiyuan_lisi", seed=seed, dealer=0)
+        while not isinstance(state.phase, EndedPhase):
+            seat = seats_to_act(state)[0]
+            if isinstance(state.phase, TurnPhase):
+                ting = [a.tile for a in legal_actions(state, seat) if a.kind == "discard" and a.ting]
+                standing = state.extra["standing"][seat]
+                concealed = state.seats[seat].concealed
+                if ting and all(concealed.count(t) == standing.count(t) for t in ting):
+                    return decision(state, seat)
+            state, _ = apply(state, _quiet(state, seat))
+    raise AssertionError("no Li-Si ting position")
+
+
+def claim() -> dict[str, Any]:
+    """Changchun: a claim window in which the viewer may pong (and pass)."""
+    for state, _ in play_eager_rounds("changchun", "fixture/claim", rounds=20):
+        phase = state.phase
+        if isinstance(phase, ClaimPhase) and phase.kind == "claims":
+            for seat in phase.asked:
+                kinds = {a.kind for a in legal_actions(state, seat)}
+                if "pong" in kinds and "chow" in kinds:
+                    return decision(state, seat)
+    raise AssertionError("no claim window with a pong and a chow")
+
+
+def settlement() -> dict[str, Any]:
+    """Harbin with 点炮包三家 and a cap of 6: a won round with a kong and a cap line."""
+    options = {"dianpao_baosan": True, "cap": 6}
+    for state, _ in play_eager_rounds("harbin", "fixture/settle", rounds=60, options=options):
+        result = state.result
+        if result is None or result.winner is None:
+            continue
+        kinds = {line["kind"] for line in seat_view(state, 0)["result"]["settlement"]["lines"]}
+        if {"win", "kong", "cap"} <= kinds:
+            return decision(state, 0)
+    raise AssertionError("no Harbin round with a win, a kong and a cap")
+
+
+FIXTURES = {"lisi_ting": lisi_ting, "claim": claim, "settlement": settlement}
+
+
+def text(name: str) -> str:
+    return json.dumps(FIXTURES[name](), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def main() -> None:
+    HERE.mkdir(exist_ok=True)
+    random.seed(0)
+    for name in FIXTURES:
+        (HERE / f"{name}.json").write_text(text(name), encoding="utf-8")
+        print(f"wrote {name}.json")
+
+
+if __name__ == "__main__":
+    main()
