@@ -163,7 +163,7 @@ def test_a_waiting_player_sees_the_hint_with_unseen_counts(
                 path=f"{os.environ['QUEYOU_SCREENSHOTS']}/table-hint.png", full_page=True
             )
         # The next seat's page has its own hint at most, never this seat's.
-        other.locator('[data-role="board"]').wait_for(state="visible", timeout=15000)
+        other.locator("#table-app.has-round").wait_for(state="visible", timeout=15000)
         for panel in other.locator('[data-role="hint"]').all():
             assert panel.locator("xpath=ancestor::*[contains(@class,'seat-me')]").count() == 1
         browser.close()

@@ -167,7 +167,7 @@ def test_four_browsers_play_a_round_to_the_settlement(
         for page in pages:
             page.get_by_role("button", name="准备", exact=True).click()
         for page in pages:
-            page.locator('[data-role="board"]').wait_for(state="visible", timeout=15000)
+            page.locator("#table-app.has-round").wait_for(state="visible", timeout=15000)
         if room.variant == "taiwan16":
             # 补花: every seat's flowers are shown to every player (taiwan16.md, *Play*).
             for page in pages:
@@ -194,11 +194,11 @@ def test_four_browsers_play_a_round_to_the_settlement(
             if clicks == 15:
                 # A player reloads mid-round: the page resumes from its stored seq and plays on.
                 pages[1].reload()
-                pages[1].locator('[data-role="board"]').wait_for(state="visible")
+                pages[1].locator("#table-app.has-round").wait_for(state="visible")
                 clicks += 1
             if clicks == 30:
                 # Another loses its connection: the page reconnects by itself and catches up.
-                pages[2].evaluate("document.getElementById('table-app').tableState.socket.close()")
+                pages[2].evaluate("document.getElementById('table-app').tableSocket.drop()")
                 clicks += 1
         shots = os.environ.get("QUEYOU_SCREENSHOTS")  # a folder, to look at the pages by eye
         for index, page in enumerate(pages):
@@ -207,7 +207,7 @@ def test_four_browsers_play_a_round_to_the_settlement(
                 page.screenshot(path=name, full_page=True)
             settlement = page.locator('[data-role="settlement"]')
             assert settlement.is_visible()
-            assert settlement.locator(".pay-table tr").count() == 5  # header + four hands
+            assert settlement.locator(".settle-seat").count() == 4  # every seat, its hand, its lines
         browser.close()
 
 

@@ -1,13 +1,18 @@
-"""The table page in a real browser (headless Chromium): a Li-Si ting declared by clicking.
+"""The table page in a real browser (headless Chromium), at 1280 × 720 and on a 390 × 844 phone.
 
-Positions are reached on the server (the services a socket calls) from seeds found by a small
-search, then one player's browser opens the table and plays the decision by clicking.
+Positions are reached on the server (the services a socket calls), then one player's browser
+opens the table: the own hand, the buttons and the clock are on screen without scrolling at the
+deal, in a claim and at the settlement; the settlement survives a reload and a language switch;
+a Li-Si ting is declared by clicking a standing tile. With ``QUEYOU_SCREENSHOTS=<folder>`` each
+variant's table is saved there (``docs/img/`` holds the README's).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +135,205 @@ def test_a_lisi_ting_is_declared_by_clicking_a_standing_tile(
         browser.close()
     after = state_of(rnd)
     assert after.seats[seat].ting
+
+
+SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
+
+
+def _advance(rnd: Any, until: Callable[[Any], bool], rng: random.Random, limit: int = 600) -> Any:
+    """Play the round on the server (bots' turns, claims taken now and then) until ``until``
+    holds for its state; the state it stopped at."""
+    from tables import bots, gameplay
+    from tests.tables.helpers import act, fresh, state_of
+
+    for _ in range(limit):
+        state = state_of(rnd)
+        if until(state) or fresh(rnd).status != "playing":
+            return state
+        seat = gameplay.deciders(state)[0]
+        legal = gameplay.legal_actions(state, seat)
+        claims = gameplay.phase_kind(state) != "turn"
+        taken = [a for a in legal if a.kind in ("pong", "chow", "exposed_kong")]
+        if claims and taken and rng.random() < 0.35:
+            action = rng.choice(taken)
+        else:
+            action = bots.choose_action(state, seat)
+        assert act(rnd, seat, gameplay.action_json(action)).ok
+    raise AssertionError("the round did not reach the position")
+
+
+def _claim_for(seat: int) -> Callable[[Any], bool]:
+    from tables import gameplay
+
+    def asked(state: Any) -> bool:
+        return (
+            gameplay.phase_kind(state) == "claims"
+            and seat in gameplay.deciders(state)
+            and any(a.kind != "pass" for a in gameplay.legal_actions(state, seat))
+        )
+
+    return asked
+
+
+def _ended(state: Any) -> bool:
+    return state.result is not None
+
+
+def _on_screen(page: Any, selector: str) -> int:
+    """How many elements match ``selector``; each must lie wholly inside the viewport, with the
+    page not scrolled (the player sees it without scrolling)."""
+    boxes = page.locator(selector).evaluate_all(
+        """nodes => nodes.map(n => { const r = n.getBoundingClientRect();
+             return [r.left, r.top, r.right, r.bottom, r.width * r.height]; })"""
+    )
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert page.evaluate("window.scrollY") == 0
+    for left, top, right, bottom, area in boxes:
+        assert area > 0, f"{selector} is not drawn"
+        assert left >= -0.5 and top >= -0.5, f"{selector} starts off screen: {left}, {top}"
+        assert right <= width + 0.5 and bottom <= height + 0.5, (
+            f"{selector} ends off screen at {width}x{height}: {right}, {bottom}"
+        )
+    return len(boxes)
+
+
+def _open(pw: Any, live_url: str, cookie: str, size: str, locale: str = "zh-CN") -> Any:
+    browser = _browser(pw)
+    width, height = SIZES[size]
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_url}])
+    return browser, context.new_page()
+
+
+def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
+    live_url: str, seated: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import selectors, services
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls between the
+    # page's checks are still plain synchronous code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    for user in players:
+        services.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    cookie = _session_cookie(players[0])
+    url = f"{live_url}/tables/{seated.pk}/"
+    rng = random.Random(5)
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+
+        def each_size(check: Callable[[], None], shot: str) -> None:
+            for name, (width, height) in SIZES.items():
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(url)
+                page.locator("#table-app.has-round").wait_for(timeout=10000)
+                check()
+                _screenshot(page, f"table-{shot}-{name}")
+
+        def at_the_deal() -> None:
+            # Seat 0 deals (fixed seed): 14 tiles, its turn, the clock running for it.
+            tiles = _on_screen(page, ".seat-me .hand .tile")
+            assert tiles == 14
+            assert page.locator(".seat-me .hand .tile.playable").count() == 14
+            _on_screen(page, '[data-role="timer"] .timer-seconds')
+            expect(page.locator('[data-role="timer"]')).to_contain_text("轮到你")
+            _on_screen(page, '[data-role="actions"] button')
+
+        each_size(at_the_deal, "deal")
+        state = _advance(rnd, _claim_for(0), rng)
+        tile = state.phase.tile
+
+        def in_a_claim() -> None:
+            assert _on_screen(page, '[data-role="actions"] button') >= 2  # a claim and 过
+            _on_screen(page, ".seat-me .hand .tile")
+            _on_screen(page, '[data-role="timer"] .timer-seconds')
+            prompt = page.locator('[data-role="actions"] .prompt-line')
+            expect(prompt.locator(".tile")).to_have_attribute("data-tile", _name(tile))
+            assert page.locator(f'.river .tile.last[data-tile="{_name(tile)}"]').count() == 1
+
+        each_size(in_a_claim, "claim")
+        _advance(rnd, _ended, rng)
+
+        def at_the_settlement() -> None:
+            settlement = page.locator('[data-role="settlement"]')
+            expect(settlement).to_be_visible()
+            _on_screen(page, '[data-role="settlement"] [data-role="ready"]')
+            _on_screen(page, '[data-role="settlement"] .settle-head')
+            nets = page.locator('.settle-seat [data-role="net"]').all_inner_texts()
+            assert len(nets) == 4 and sum(int(n) for n in nets) == 0
+
+        each_size(at_the_settlement, "settlement")
+        # The settlement survives a reload, and a switch of language (the page is English now).
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.reload()
+        expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
+        page.select_option("#lang-select", "en")
+        page.wait_for_load_state()
+        expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
+        expect(page.locator('[data-role="settlement"] [data-role="ready"]')).to_have_text("Ready")
+        assert page.locator("html").get_attribute("lang") == "en"
+        browser.close()
+
+
+def _name(tile: int) -> str:
+    from rules.tiles import tile_name
+
+    return str(tile_name(tile))
+
+
+def _screenshot(page: Any, name: str) -> None:
+    """Saved only when asked (``QUEYOU_SCREENSHOTS=docs/img`` writes the README's pictures)."""
+    folder = os.environ.get("QUEYOU_SCREENSHOTS")
+    if folder:
+        page.wait_for_timeout(300)  # the tile pictures decode
+        page.screenshot(path=f"{folder}/{name}.png")
+
+
+@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
+def test_every_variant_plays_on_one_screen(
+    live_url: str, seated: Any, players: list[Any], variant: str, monkeypatch: Any
+) -> None:
+    """Mid-round, on the player's turn: every tile of the own hand, the melds, the clock and the
+    others' rivers are on screen at both sizes (Taiwan's 17 tiles included)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import gameplay, selectors, services
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    seated.variant = variant
+    seated.save(update_fields=["variant"])
+    for user in players:
+        services.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    steps = iter(range(10_000))
+
+    def mid_round(state: Any) -> bool:
+        return (
+            next(steps) > 50
+            and gameplay.phase_kind(state) == "turn"
+            and state.phase.seat == 0
+            and bool(gameplay.legal_actions(state, 0))
+        )
+
+    state = _advance(rnd, mid_round, random.Random(variant))
+    assert state.result is None, "the round ended before the position"
+    hand = len(state.seats[0].concealed)
+    cookie = _session_cookie(players[0])
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        for name, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{live_url}/tables/{seated.pk}/")
+            page.locator("#table-app.has-round").wait_for(timeout=10000)
+            assert _on_screen(page, ".seat-me .hand .tile") == hand
+            _on_screen(page, ".seat-me .own-melds .tile")
+            _on_screen(page, '[data-role="timer"] .timer-seconds')
+            _on_screen(page, '[data-role="actions"] button')
+            _on_screen(page, ".river .tile")
+            expect(page.locator('[data-role="timer"]')).to_contain_text("轮到你")
+            _screenshot(page, f"table-{variant}-{name}")
+        browser.close()
