@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from tables.labels import fan_name, win_by_name
+from tables.labels import fan_name, unit_name, win_by_name
 
 KONG_LABELS: dict[str, Promise] = {
     "exposed": _("明杠"),
@@ -41,3 +41,8 @@ def win_by_label(win_by: str | None) -> str:
     if not win_by:
         return str(_("荒庄"))
     return win_by_name(win_by)
+
+
+def unit_label(variant: str) -> str:
+    """What ``variant``'s win items count in: 番, 台 (Taiwan 16) or 分 (Li-Si's score)."""
+    return unit_name(variant)

@@ -111,5 +111,12 @@ def replay_json(rnd: Round) -> dict[str, Any]:
         "commitment": final.commitment,
         "nets": list(final.result.nets) if final.result is not None else None,
         "winner": final.result.winner if final.result is not None else None,
+        "discarder": final.result.discarder if final.result is not None else None,
+        "win_by": final.result.win_by if final.result is not None else None,
+        "win_tile": (
+            tile_name(final.result.win_tile)
+            if final.result is not None and final.result.win_tile is not None
+            else None
+        ),
         "frames": build_frames(steps, logged),
     }

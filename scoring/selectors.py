@@ -21,7 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Club, Membership, User
-from scoring.labels import fan_label, kong_label, win_by_label
+from scoring.labels import fan_label, kong_label, unit_label, win_by_label
 from scoring.models import LedgerEntry, RoundSettlement
 from tables.models import Match, Round
 
@@ -166,6 +166,8 @@ class RoundRow:
     nets: tuple[int, int, int, int]
     cumulative: tuple[int, int, int, int]
     ended_at: datetime
+    unit: str = ""
+    """What the fan items count in, in the page's language: 番, 台 or 分 (Li-Si)."""
 
 
 def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
@@ -192,13 +194,16 @@ def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
                 discarder=s.discarder,
                 win_tile=s.win_tile,
                 fan_total=s.fan_total,
-                fan=tuple(FanLine(f.key, f.value, fan_label(f.key)) for f in s.fan_items.all()),
+                fan=tuple(
+                    FanLine(f.key, f.value, fan_label(f.key, s.variant)) for f in s.fan_items.all()
+                ),
                 kongs=_kong_lines(s),
                 capped=s.capped,
                 cap=s.cap,
                 nets=s.nets,
                 cumulative=(running[0], running[1], running[2], running[3]),
                 ended_at=s.ended_at,
+                unit=unit_label(s.variant),
             )
         )
     return rows

@@ -23,3 +23,40 @@ def rule_data(variant: str | None = None) -> SafeString:
     return SafeString(
         json_script(page_labels(variant), "rule-labels") + json_script(urls, "tile-urls")
     )
+
+
+@register.simple_tag
+def tile(name: str, size: str = "t-xs") -> SafeString:
+    """One tile as its picture with its name as the text alternative (``{% tile "5p" %}``)."""
+    from django.utils.html import format_html
+
+    from scoring.labels import TILE_NAMES, tile_label
+
+    if name not in TILE_NAMES:
+        return format_html('<span class="tile-code">{}</span>', name)
+    words = tile_label(name)
+    return format_html(
+        '<span class="tile {} suit-{}" data-tile="{}" title="{}"><img src="{}" alt="{}"></span>',
+        size,
+        name[1],
+        name,
+        words,
+        static(f"tiles/{name}.svg"),
+        words,
+    )
+
+
+@register.simple_tag
+def tiles(notation: str, size: str = "t-xs") -> SafeString:
+    """Tiles in mpsz notation (``{% tiles "123m55z" %}``) as pictures, in a row."""
+    from django.utils.html import format_html
+
+    from rules.errors import RulesError
+    from rules.tiles import parse_tiles, tile_name
+
+    try:
+        names = [tile_name(t) for t in parse_tiles(notation)]
+    except (RulesError, ValueError):
+        return format_html('<span class="tile-code">{}</span>', notation)
+    pictures = SafeString("".join(tile(n, size) for n in names))
+    return format_html('<span class="tiles">{}</span>', pictures)

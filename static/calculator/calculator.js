@@ -5,115 +5,95 @@
 // Names and rule texts of tiles, fan items, reasons and options come from the rules, in the page's
 // language (tables/labels.py, json_script "calc-labels"); each variant's options (defaults and
 // bounds) and tiles from json_script "calc-variants".
-(function () {
-  "use strict";
+import { _, fmt } from "../js/i18n.js";
+import { formatTiles, parseTiles, sortTiles, tileEl } from "../js/tiles.js";
 
-  const app = document.getElementById("calc-app");
-  if (!app) return;
+const app = document.getElementById("calc-app");
+if (app) start();
+
+function start() {
   const LABELS = JSON.parse(document.getElementById("calc-labels").textContent);
   const VARIANTS = JSON.parse(document.getElementById("calc-variants").textContent);
-  const LANG = (app.dataset.lang || document.documentElement.lang || "zh").startsWith("en") ? "en" : "zh";
   const JUDGE_URL = app.dataset.judgeUrl;
 
+  // UI words through Django's JavaScript catalog (gettext); rule words from the JSON blocks.
   const TEXT = {
-    zh: {
-      intro: "选玩法和房间选项，点牌（或输入 mpsz，如 123m456p789s11z）组成手牌，加上亮出的牌、胡的那张和胡法，立刻看到能否胡、番数明细和每家输赢；13 张时显示听哪些牌。",
-      variant: "玩法", options: "房间选项", base: "底分", cap: "封顶", no_cap: "不封顶",
-      hand: "手牌", notation: "mpsz 记法", clear: "清空", palette: "点牌（点手牌里的牌可移除）", to_hand: "加入手牌", to_meld: "加入副露",
-      need: "还差 %s 张（胡牌要 %s 张，查听要 %s 张）", too_many: "多了 %s 张",
-      win_tile: "胡的牌", melds: "亮出的牌（吃、碰、杠）", meld_type: "类型", meld_tiles: "牌",
-      meld_from: "来自", add_meld: "加入", remove: "移除", none: "—",
-      chow: "吃", pong: "碰", kong: "明杠", concealed_kong: "暗杠",
-      xuanfeng: "旋风杠", xi: "喜杠", yao: "幺蛋", jiu: "九蛋",
-      win: "胡牌情况", dealer: "庄家", winner: "胡牌者", win_by: "胡法", discarder: "点炮者",
-      ting: "已报听", treasure: "宝牌", treasure_win: "摸宝（宝牌当万能牌）", duibao: "对宝",
-      chen: "抻", discarder_ting: "点炮者已听", round_wind: "圈风", flowers: "花牌", lianzhuang: "连庄次数",
-      haidi: "海底", flower_draw: "补花后胡", tianhu: "天胡", dihu: "地胡", opened: "已开门", seat: "座位 %s",
-      result: "结果", legal: "能胡", illegal: "不能胡", reason: "原因", fan: "番种", key: "键",
-      value: "番/台", rule: "规则", total: "合计", payments: "每家输赢", waits: "听牌",
-      ting_allowed: "可以报听", ting_refused: "不能报听", no_waits: "没有听牌",
-      error: "输入有误", bad_notation: "记法有误：%s", you: "胡", dealer_mark: "庄", payer: "点炮",
-    },
-    en: {
-      intro: "Pick a variant and room options, click tiles (or type mpsz, e.g. 123m456p789s11z), add melds, the winning tile and how it was won, and see at once whether it can win, the fan breakdown and every seat's payment; with 13 tiles, its waits.",
-      variant: "Variant", options: "Room options", base: "Base", cap: "Cap", no_cap: "No cap",
-      hand: "Hand", notation: "mpsz notation", clear: "Clear", palette: "Click a tile to add it (click a hand tile to remove it)", to_hand: "to the hand", to_meld: "to the meld",
-      need: "%s more tiles (a win needs %s, a wait query %s)", too_many: "%s tiles too many",
-      win_tile: "Winning tile", melds: "Melds (chow, pong, kong)", meld_type: "Type", meld_tiles: "Tiles",
-      meld_from: "From", add_meld: "Add", remove: "Remove", none: "—",
-      chow: "Chow", pong: "Pong", kong: "Exposed kong", concealed_kong: "Concealed kong",
-      xuanfeng: "Wind kong", xi: "Dragon kong", yao: "Ones kong", jiu: "Nines kong",
-      win: "The win", dealer: "Dealer", winner: "Winner", win_by: "Won by", discarder: "Discarder",
-      ting: "Declared ting", treasure: "Treasure", treasure_win: "Treasure as wildcard (摸宝)", duibao: "对宝 (treasure match)",
-      chen: "抻 (chen)", discarder_ting: "Discarder had declared ting", round_wind: "Round wind", flowers: "Flowers",
-      lianzhuang: "Dealer streak", haidi: "Last tile", flower_draw: "On a flower replacement", tianhu: "Heavenly win", dihu: "Earthly win", opened: "Opened", seat: "Seat %s",
-      result: "Result", legal: "Can win", illegal: "Cannot win", reason: "Reason", fan: "Item", key: "Key",
-      value: "Fan/tai", rule: "Rule", total: "Total", payments: "Payments", waits: "Waits",
-      ting_allowed: "Ting allowed", ting_refused: "Ting not allowed", no_waits: "No waits",
-      error: "Invalid input", bad_notation: "Bad notation: %s", you: "winner", dealer_mark: "dealer", payer: "discarder",
-    },
+    intro: () => _("选玩法和房间选项，点牌（或输入 mpsz，如 123m456p789s11z）组成手牌，加上亮出的牌、胡的那张和胡法，立刻看到能否胡、番数明细和每家输赢；13 张时显示听哪些牌。"),
+    variant: () => _("玩法"),
+    options: () => _("房间选项"),
+    base: () => _("底分"),
+    cap: () => _("封顶"),
+    no_cap: () => _("不封顶"),
+    hand: () => _("手牌"),
+    notation: () => _("mpsz 记法"),
+    clear: () => _("清空"),
+    palette: () => _("点牌（点手牌里的牌可移除）"),
+    to_hand: () => _("加入手牌"),
+    to_meld: () => _("加入副露"),
+    need: () => _("还差 %s 张（胡牌要 %s 张，查听要 %s 张）"),
+    too_many: () => _("多了 %s 张"),
+    win_tile: () => _("胡的牌"),
+    melds: () => _("亮出的牌（吃、碰、杠）"),
+    meld_type: () => _("类型"),
+    meld_tiles: () => _("牌"),
+    meld_from: () => _("来自"),
+    add_meld: () => _("加入"),
+    remove: () => _("移除"),
+    none: () => _("—"),
+    chow: () => _("吃"),
+    pong: () => _("碰"),
+    kong: () => _("明杠"),
+    concealed_kong: () => _("暗杠"),
+    xuanfeng: () => _("旋风杠"),
+    xi: () => _("喜杠"),
+    yao: () => _("幺蛋"),
+    jiu: () => _("九蛋"),
+    win: () => _("胡牌情况"),
+    dealer: () => _("庄家"),
+    winner: () => _("胡牌者"),
+    win_by: () => _("胡法"),
+    discarder: () => _("点炮者"),
+    ting: () => _("已报听"),
+    treasure: () => _("宝牌"),
+    treasure_win: () => _("摸宝（宝牌当万能牌）"),
+    duibao: () => _("对宝"),
+    chen: () => _("抻"),
+    discarder_ting: () => _("点炮者已听"),
+    round_wind: () => _("圈风"),
+    flowers: () => _("花牌"),
+    lianzhuang: () => _("连庄次数"),
+    haidi: () => _("海底"),
+    flower_draw: () => _("补花后胡"),
+    tianhu: () => _("天胡"),
+    dihu: () => _("地胡"),
+    opened: () => _("已开门"),
+    seat: () => _("座位 %s"),
+    result: () => _("结果"),
+    legal: () => _("能胡"),
+    illegal: () => _("不能胡"),
+    reason: () => _("原因"),
+    fan: () => _("番种"),
+    value: () => _("番/台"),
+    rule: () => _("规则"),
+    total: () => _("合计"),
+    payments: () => _("每家输赢"),
+    waits: () => _("听牌"),
+    ting_allowed: () => _("可以报听"),
+    ting_refused: () => _("不能报听"),
+    no_waits: () => _("没有听牌"),
+    error: () => _("输入有误"),
+    bad_notation: () => _("记法有误：%s"),
+    you: () => _("胡"),
+    dealer_mark: () => _("庄"),
+    payer: () => _("点炮"),
   };
-  const t = (key, ...args) => {
-    let s = TEXT[LANG][key] || key;
-    for (const a of args) s = s.replace("%s", String(a));
-    return s;
-  };
+  const t = (key, ...args) => fmt(TEXT[key] ? TEXT[key]() : key, ...args);
 
-  // --- tiles ---------------------------------------------------------------------------------
+  // --- tiles: the shared pictures and notation (../js/tiles.js) ---------------------------------
   const SUITS = "mps";
-  const SUIT_ZH = { m: "万", p: "筒", s: "条" };
-  const HONOURS = ["东", "南", "西", "北", "白", "发", "中"];
   const nameOf = (i) => (i < 27 ? `${(i % 9) + 1}${SUITS[Math.floor(i / 9)]}` : `${i - 26}z`);
-  const indexOf = (name) => {
-    const n = Number(name[0]);
-    const s = name[1];
-    return s === "z" ? 26 + n : SUITS.indexOf(s) * 9 + n - 1;
-  };
-  const sortTiles = (names) => [...names].sort((a, b) => indexOf(a) - indexOf(b));
-
-  function parseTiles(text) {
-    const out = [];
-    let digits = [];
-    for (const ch of text.replace(/\s+/g, "")) {
-      if (ch >= "0" && ch <= "9") digits.push(ch);
-      else if ("mpsz".includes(ch)) {
-        if (!digits.length) throw new Error(ch);
-        for (const d of digits) {
-          const n = Number(d);
-          if (n < 1 || n > 9 || (ch === "z" && n > 7)) throw new Error(d + ch);
-          out.push(`${n}${ch}`);
-        }
-        digits = [];
-      } else throw new Error(ch);
-    }
-    if (digits.length) throw new Error(digits.join(""));
-    return out;
-  }
-
-  function formatTiles(names) {
-    let out = "";
-    for (const suit of "mpsz") {
-      const digits = sortTiles(names).filter((n) => n[1] === suit).map((n) => n[0]).join("");
-      if (digits) out += digits + suit;
-    }
-    return out;
-  }
-
-  function tileLabel(name) {
-    return (LABELS.tiles && LABELS.tiles[name]) || name;
-  }
-
-  function tileNode(name, extra = "", tag = "span") {
-    const node = document.createElement(tag);
-    const n = name[0];
-    const suit = name[1];
-    node.className = `tile suit-${suit} ${suit === "z" ? `z${n}` : ""} ${extra}`;
-    node.dataset.tile = name;
-    node.title = tileLabel(name);
-    node.setAttribute("aria-label", tileLabel(name));
-    node.innerHTML = suit === "z" ? `<b>${HONOURS[Number(n) - 1]}</b>` : `<b>${n}</b><i>${SUIT_ZH[suit]}</i>`;
-    return node;
-  }
+  const tileLabel = (name) => (LABELS.tiles && LABELS.tiles[name]) || name;
+  const tileNode = (name, extra = "", tag = "span") => tileEl(name, { classes: extra.replace("small", "t-sm"), tag });
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -650,7 +630,6 @@
     const p = el("p", "calc-reason");
     p.dataset.reason = key;
     p.append(el("strong", "", `${t("reason")}: ${label(LABELS.reasons[S.variant], key)}`), " ");
-    p.append(el("code", "", key), " ");
     p.append(el("span", "muted", ruleText(LABELS.reasons[S.variant], key)));
     return p;
   }
@@ -675,16 +654,16 @@
     const table = el("table", "calc-fan");
     table.dataset.role = "fan";
     const head = el("tr");
-    for (const h of [t("fan"), t("key"), t("value"), t("rule")]) head.append(el("th", "", h));
+    for (const h of [t("fan"), t("value"), t("rule")]) head.append(el("th", "", h));
     table.append(head);
     for (const [key, value] of Object.entries(answer.fan)) {
       const row = el("tr");
       row.dataset.key = key;
-      row.append(el("td", "calc-fan-name", label(fanTable, key)), el("td", "", key), el("td", "num", String(value)), el("td", "muted small", ruleText(fanTable, key)));
+      row.append(el("td", "calc-fan-name", label(fanTable, key)), el("td", "num", String(value)), el("td", "muted small", ruleText(fanTable, key)));
       table.append(row);
     }
     const total = el("tr", "calc-total");
-    total.append(el("th", "", t("total")), el("td"), el("td", "num", String(answer.total)), el("td"));
+    total.append(el("th", "", t("total")), el("td", "num", String(answer.total)), el("td"));
     table.append(total);
     const pay = el("table", "calc-payments");
     pay.dataset.role = "payments";
@@ -715,4 +694,4 @@
   }
 
   renderAll();
-})();
+}

@@ -1,109 +1,129 @@
-/* The replay viewer: steps through the frames built by scoring/replay.py (one per action, every
-   hand visible, the full event log). Keyboard: ← → Home End. */
-(function () {
-  "use strict";
-  var root = document.getElementById("replay");
-  var source = document.getElementById("replay-data");
-  if (!root || !source) return;
-  var data = JSON.parse(source.textContent);
-  var frames = data.frames;
-  var names = (root.dataset.names || "").split("|");
-  var slider = root.querySelector("[data-slider]");
-  var position = root.querySelector("[data-position]");
-  var info = root.querySelector("[data-info]");
-  var table = root.querySelector("[data-table]");
-  var eventsList = root.querySelector("[data-events]");
-  var wallBox = root.querySelector("[data-wall]");
-  var current = 0;
+// The replay viewer (回放): steps through the frames built by scoring/replay.py (one per action,
+// every hand visible) and tells each step in words and tiles, never in codes. Keyboard: ← → Home
+// End. Shares the tiles, words and events of the live table (../js/).
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
+import { _, fmt, label } from "../js/i18n.js";
+import { tileEl } from "../js/tiles.js";
+import { describe, endingWords } from "../js/events.js";
+
+const root = document.getElementById("replay");
+const source = document.getElementById("replay-data");
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+function start() {
+  const data = JSON.parse(source.textContent);
+  const frames = data.frames;
+  const names = (root.dataset.names || "").split("|");
+  const slider = root.querySelector("[data-slider]");
+  const position = root.querySelector("[data-position]");
+  const info = root.querySelector("[data-info]");
+  const table = root.querySelector("[data-table]");
+  const eventsList = root.querySelector("[data-events]");
+  const wallBox = root.querySelector("[data-wall]");
+  const ending = root.querySelector("[data-ending]");
+  let current = 0;
+
+  const windOf = (frame, seat) => label("winds", frame.table.seats[seat].wind);
+  const nameOf = (seat) => `${windOf(frames[current], seat)} ${names[seat] || fmt(_("座位 %s"), seat + 1)}`;
+
+  function tiles(list, classes = "t-xs") {
+    const box = el("span", "tiles");
+    for (const name of list) box.append(tileEl(name, { classes }));
+    return box;
   }
-
-  function tile(name, extra) {
-    var suit = name.slice(-1);
-    return el("span", "tile tile-" + suit + (extra ? " " + extra : ""), name);
-  }
-
-  var WINDS = { "1z": "东 E", "2z": "南 S", "3z": "西 W", "4z": "北 N" };
 
   function seatBlock(frame, seat) {
-    var s = frame.table.seats[seat];
-    var block = el("div", "replay-seat" + (frame.table.turn === seat ? " turn" : ""));
-    var head = el("div", "replay-seat-head");
-    head.appendChild(el("strong", "", names[seat] || String(seat)));
-    head.appendChild(el("span", "muted", " " + (WINDS[s.wind] || s.wind) + (seat === data.dealer ? " · " + root.dataset.labelDealer : "") + (s.ting ? " · " + root.dataset.labelTing : "")));
-    if (frame.table.phase === "ended" && data.nets) {
-      var net = data.nets[seat];
-      var cls = net > 0 ? "pos" : net < 0 ? "neg" : "zero";
-      head.appendChild(el("strong", "replay-net " + cls, " " + (net > 0 ? "+" : "") + net + (seat === data.winner ? " " + root.dataset.labelWin : "")));
+    const s = frame.table.seats[seat];
+    const ended = frame.table.phase === "ended";
+    const block = el("section", "replay-seat");
+    block.classList.toggle("turn", frame.table.turn === seat);
+    block.classList.toggle("winner", ended && data.winner === seat);
+    block.classList.toggle("discarder", ended && data.discarder === seat);
+    const head = el("div", "replay-seat-head");
+    head.append(el("strong", "", nameOf(seat)));
+    if (seat === data.dealer) head.append(el("span", "badge badge-dealer", _("庄")));
+    if (s.ting) head.append(el("span", "badge badge-ting", _("听")));
+    if (ended && data.winner === seat) head.append(el("span", "badge badge-win", data.win_by === "discard" || data.win_by === "rob_kong" ? _("胡") : _("自摸")));
+    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", _("点炮")));
+    if (ended && data.nets) {
+      const net = data.nets[seat];
+      head.append(el("strong", `replay-net ${net > 0 ? "pos" : net < 0 ? "neg" : "zero"}`, net > 0 ? `+${net}` : String(net)));
     }
-    block.appendChild(head);
-    var hand = el("div", "replay-hand");
-    s.concealed.forEach(function (t) { hand.appendChild(tile(t)); });
-    block.appendChild(hand);
-    if (s.melds.length) {
-      var melds = el("div", "replay-melds");
-      s.melds.forEach(function (m) {
-        var group = el("span", "meld" + (m.concealed ? " concealed" : ""));
-        m.tiles.forEach(function (t) { group.appendChild(tile(t)); });
-        melds.appendChild(group);
-      });
-      block.appendChild(melds);
+    block.append(head);
+    const hand = el("div", "replay-hand");
+    const concealed = [...s.concealed];
+    if (s.drawn) concealed.splice(concealed.indexOf(s.drawn), 1);
+    hand.append(tiles(concealed, "t-sm"));
+    if (s.drawn) hand.append(tileEl(s.drawn, { classes: "t-sm drawn" }));
+    for (const meld of s.melds) hand.append(tiles(meld.tiles, "t-sm meld-tile"));
+    block.append(hand);
+    const river = el("div", "replay-river");
+    river.setAttribute("aria-label", _("牌河"));
+    for (const d of s.discards) {
+      river.append(tileEl(d.tile, { classes: `t-xs${d.claimed ? " claimed" : ""}${d.ting ? " ting-discard" : ""}` }));
     }
-    var river = el("div", "replay-river");
-    s.discards.forEach(function (d) { river.appendChild(tile(d.tile, (d.claimed ? "claimed" : "") + (d.ting ? " ting" : ""))); });
-    block.appendChild(river);
+    block.append(river);
     return block;
-  }
-
-  function describe(event) {
-    var copy = Object.assign({}, event);
-    delete copy.kind;
-    return event.kind + " " + JSON.stringify(copy);
   }
 
   function render(index) {
     current = Math.max(0, Math.min(frames.length - 1, index));
-    var frame = frames[current];
+    const frame = frames[current];
     slider.value = String(current);
-    position.textContent = root.dataset.labelStep + " " + current + " / " + (frames.length - 1);
-    info.textContent = "";
-    var t = frame.table;
-    var bits = [root.dataset.labelWall + " " + t.wall_left];
-    if (t.treasure) bits.push(root.dataset.labelTreasure + " " + t.treasure.tile + " (#" + t.treasure.position + ", v" + t.treasure.version + ")");
-    if (t.kong_payments.length) bits.push(root.dataset.labelKongs + " " + t.kong_payments.map(function (p) { return (names[p.payer] || p.payer) + "→" + (names[p.payee] || p.payee) + " " + p.amount; }).join("，"));
-    info.textContent = bits.join(" · ");
-    table.textContent = "";
-    for (var seat = 0; seat < 4; seat++) table.appendChild(seatBlock(frame, seat));
-    wallBox.textContent = "";
-    var size = data.wall.length;
-    var treasureAt = t.treasure ? t.treasure.position : -1;
-    data.wall.forEach(function (name, i) {
-      // Drawn from the live end (before `live`) or from the far end (the last `far` tiles).
-      var gone = i < t.live || i >= size - t.far;
-      wallBox.appendChild(tile(name, (gone ? "drawn" : "") + (i === treasureAt ? " treasure" : "")));
-    });
-    eventsList.textContent = "";
-    frame.events.forEach(function (event, i) {
-      var item = el("li", "event event-" + event.kind, describe(event));
+    position.textContent = fmt(_("第 %s / %s 步"), current, frames.length - 1);
+    const t = frame.table;
+    const bits = [el("span", "", fmt(_("牌墙剩余 %s 张"), t.wall_left))];
+    if (t.treasure) {
+      const treasure = el("span", "replay-treasure", _("宝牌"));
+      treasure.append(tileEl(t.treasure.tile, { classes: "t-xs" }));
+      bits.push(treasure);
+    }
+    if (t.kong_payments.length) {
+      const kongs = t.kong_payments.map((p) => fmt(_("%s 付给 %s %s 分"), nameOf(p.payer), nameOf(p.payee), p.amount));
+      bits.push(el("span", "", `${_("杠分")}：${kongs.join("，")}`));
+    }
+    info.replaceChildren(...bits);
+    table.replaceChildren(...[0, 1, 2, 3].map((seat) => seatBlock(frame, seat)));
+    const size = data.wall.length;
+    const treasureAt = t.treasure ? t.treasure.position : -1;
+    wallBox.replaceChildren(
+      ...data.wall.map((name, i) => {
+        // Drawn from the live end (before `live`) or from the far end (the last `far` tiles).
+        const gone = i < t.live || i >= size - t.far;
+        return tileEl(name, { classes: `t-xs${gone ? " drawn" : ""}${i === treasureAt ? " treasure" : ""}` });
+      }),
+    );
+    const items = [];
+    frame.events.forEach((event, i) => {
+      const told = describe(event, nameOf);
+      if (!told) return;
+      const item = el("li", `event event-${event.kind}`);
       item.value = frame.first_seq + i;
-      eventsList.appendChild(item);
+      item.append(el("span", "", told.text));
+      if (told.tiles.length && event.kind !== "dealt") item.append(tiles(told.tiles));
+      items.push(item);
     });
+    eventsList.replaceChildren(...items);
+    const last = frame.table.phase === "ended";
+    ending.hidden = !last;
+    if (last) ending.textContent = data.winner === null ? _("荒庄（流局），没有人胡牌") : endingWords({ winner: data.winner, discarder: data.discarder, win_by: data.win_by, tile: data.win_tile }, nameOf);
   }
 
   slider.max = String(frames.length - 1);
-  slider.addEventListener("input", function () { render(parseInt(slider.value, 10)); });
-  root.querySelectorAll("[data-step]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      var step = button.dataset.step;
+  slider.addEventListener("input", () => render(parseInt(slider.value, 10)));
+  root.querySelectorAll("[data-step]").forEach((button) => {
+    button.addEventListener("click", () => {
+      const step = button.dataset.step;
       render(step === "first" ? 0 : step === "last" ? frames.length - 1 : current + (step === "next" ? 1 : -1));
     });
   });
-  document.addEventListener("keydown", function (e) {
+  document.addEventListener("keydown", (e) => {
     if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName) && e.target !== slider) return;
     if (e.key === "ArrowRight") render(current + 1);
     else if (e.key === "ArrowLeft") render(current - 1);
@@ -113,4 +133,6 @@
     e.preventDefault();
   });
   render(0);
-})();
+}
+
+if (root && source) start();
