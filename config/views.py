@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
+from django.utils.translation import get_language
 
 from config.health import health_report
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Signed-in players land on their clubs; visitors on the sign-up page."""
+    """Signed-in players land on their clubs; a visitor on a page that says what Queyou is: the
+    games, how a club plays, and where to sign up, sign in or try the calculator."""
     if request.user.is_authenticated:
         return render(request, "home.html")
-    return redirect("accounts:signup")
+    from rules.labels import VARIANT_NAMES
+
+    lang = "en" if (get_language() or "").startswith("en") else "zh"
+    variants = [
+        (label.name(lang), label.rule(lang))
+        for key, label in VARIANT_NAMES.items()
+        if key != "shape"
+    ]
+    return render(request, "landing.html", {"variants": variants})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

@@ -8,10 +8,17 @@ from typing import Any
 from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
+from scoring.labels import win_by_label
 from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
 
 
 class ReadOnlyLedgerAdmin(ClubScopedModelAdmin):
@@ -82,52 +89,102 @@ class KongPaymentInline(SettlementLinesMixin, admin.TabularInline):  # type: ign
 
 @admin.register(RoundSettlement)
 class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
+    """结算: one row per round — where, who won how, and what each player won or paid."""
+
     list_display = (
-        "round",
-        "club",
-        "variant",
-        "number",
-        "winner",
-        "win_by",
-        "fan_total",
-        "net_0",
-        "net_1",
-        "net_2",
-        "net_3",
-        "capped",
         "ended_at",
+        "club",
+        "room_round",
+        "variant",
+        "outcome",
+        "amounts",
+        "fan_total",
+        "capped",
     )
     list_filter = ("variant", "capped", club_filter("club"))
-    list_select_related = ("club", "round")
+    list_select_related = ("club", "round", "match__room")
     search_fields = ("match__room__name", "club__name")
     date_hierarchy = "ended_at"
     inlines = (LedgerEntryInline, FanItemInline, KongPaymentInline)
 
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet[RoundSettlement]:
+        # The players' names come from the ledger lines, fetched once for the whole page.
+        return super().get_queryset(request).prefetch_related("entries__user")
+
+    @admin.display(description=_("房间 · 盘"), ordering="number")
+    def room_round(self, obj: RoundSettlement) -> str:
+        return gettext("%(room)s 第 %(n)s 盘") % {"room": obj.match.room.name, "n": obj.number}
+
+    @staticmethod
+    def _names(obj: RoundSettlement) -> list[str]:
+        names = ["🤖"] * 4
+        for entry in obj.entries.all():
+            if entry.user is not None:
+                names[entry.seat] = str(entry.user.public_name)
+        return names
+
+    @admin.display(description=_("结果"))
+    def outcome(self, obj: RoundSettlement) -> str:
+        names = self._names(obj)
+        if obj.winner is None:
+            return gettext("荒庄")
+        if obj.discarder is not None:
+            return gettext("%(winner)s 胡，%(discarder)s 点炮") % {
+                "winner": names[obj.winner],
+                "discarder": names[obj.discarder],
+            }
+        return f"{names[obj.winner]} {win_by_label(obj.win_by)}"
+
+    @admin.display(description=_("输赢"))
+    def amounts(self, obj: RoundSettlement) -> str:
+        names = self._names(obj)
+        pairs = zip(names, obj.nets, strict=True)
+        return "，".join(f"{name} {_signed(net)}" for name, net in pairs)
+
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyLedgerAdmin):
-    """账目 line by line: who won or paid what, searchable by player (added by the api helper)."""
+    """账目 line by line: who won or paid what, searchable by player (added by the api helper);
+    the player and the amount first, so a manager reads the ledger at a glance."""
 
     list_display = (
         "ended_at",
+        "player",
+        "amount",
         "club",
-        "match",
-        "settlement",
-        "seat",
-        "user",
-        "won",
-        "self_drawn",
-        "dealt_in",
+        "room_round",
+        "result",
         "fan_total",
         "win_amount",
         "kong_amount",
         "cap_adjustment",
-        "net",
     )
     list_filter = (club_filter("club"), "variant", "won", "self_drawn", "dealt_in")
-    list_select_related = ("club", "user", "match", "settlement")
+    list_select_related = ("club", "user", "settlement__match__room")
     search_fields = ("user__username", "user__display_name")
     date_hierarchy = "ended_at"
+
+    @admin.display(description=_("玩家"), ordering="user__username")
+    def player(self, obj: LedgerEntry) -> str:
+        return "🤖" if obj.user is None else str(obj.user.public_name)
+
+    @admin.display(description=_("输赢"), ordering="net")
+    def amount(self, obj: LedgerEntry) -> str:
+        return _signed(obj.net)
+
+    @admin.display(description=_("房间 · 盘"))
+    def room_round(self, obj: LedgerEntry) -> str:
+        settlement = obj.settlement
+        return gettext("%(room)s 第 %(n)s 盘") % {
+            "room": settlement.match.room.name,
+            "n": settlement.number,
+        }
+
+    @admin.display(description=_("胡牌情况"))
+    def result(self, obj: LedgerEntry) -> str:
+        if obj.won:
+            return gettext("自摸") if obj.self_drawn else gettext("胡")
+        return gettext("点炮") if obj.dealt_in else "—"
 
 
 @admin.register(SettlementFailure)

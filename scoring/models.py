@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.lookups import Exact
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
@@ -87,7 +88,8 @@ class RoundSettlement(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"settlement of round {self.round_id}"
+        text = gettext("对局 #%(match)s 第 %(n)s 盘的结算")
+        return text % {"match": self.match_id, "n": self.number}
 
     @property
     def nets(self) -> tuple[int, int, int, int]:
@@ -152,7 +154,7 @@ class LedgerEntry(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.settlement_id}#{self.seat} {self.net:+d}"
+        return gettext("座位 %(seat)s：%(net)s") % {"seat": self.seat, "net": f"{self.net:+d}"}
 
 
 class FanItem(models.Model):

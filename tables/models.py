@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.codes import unique_code
@@ -194,7 +195,7 @@ class Match(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"match {self.pk} in room {self.room_id}"
+        return gettext("对局 #%(id)s") % {"id": self.pk}
 
 
 class Round(models.Model):
@@ -246,7 +247,7 @@ class Round(models.Model):
         indexes = (models.Index(fields=("status", "deadline"), name="round_status_deadline"),)
 
     def __str__(self) -> str:
-        return f"round {self.number} of match {self.match_id}"
+        return gettext("对局 #%(match)s 第 %(n)s 盘") % {"match": self.match_id, "n": self.number}
 
 
 class RoundEvent(models.Model):

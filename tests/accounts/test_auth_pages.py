@@ -42,8 +42,13 @@ def test_signing_up_rejects_mismatched_passwords(client):
     assert not User.objects.filter(username="x").exists()
 
 
-def test_a_visitor_is_sent_to_sign_up_from_home(client):
-    assert client.get(reverse("home")).url == reverse("accounts:signup")
+def test_a_visitor_lands_on_a_page_that_says_what_the_site_is(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "亲友圈" in page and "长春" in page and "台湾十六张" in page
+    for name in ("accounts:signup", "accounts:login", "calculator"):
+        assert f'href="{reverse(name)}"' in page
 
 
 def test_a_player_logs_in_with_the_right_password_and_out_by_post(client, make_user, password):
@@ -55,7 +60,7 @@ def test_a_player_logs_in_with_the_right_password_and_out_by_post(client, make_u
     assert client.get(reverse("accounts:logout")).status_code == 405  # logging out needs a POST
     response = client.post(reverse("accounts:logout"))
     assert response.status_code == 302
-    assert client.get(reverse("home")).url == reverse("accounts:signup")
+    assert not client.get(reverse("home")).context["user"].is_authenticated
 
 
 def test_a_wrong_password_does_not_log_in(client, make_user):

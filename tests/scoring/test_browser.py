@@ -89,12 +89,16 @@ def test_the_verify_button_and_the_replay_steps_work_in_a_browser(
     page.wait_for_selector("#fairness .verify-result.ok")
     assert rnd.commitment in page.inner_text("#fairness .verify-result")
 
-    assert page.inner_text("[data-position]").endswith(f"0 / {len(rnd.actions)}")
+    assert f"0 / {len(rnd.actions)}" in page.inner_text("[data-position]")
     page.click("[data-step=next]")
-    assert page.inner_text("[data-position]").endswith(f"1 / {len(rnd.actions)}")
+    assert f"1 / {len(rnd.actions)}" in page.inner_text("[data-position]")
     page.click("[data-step=last]")
     assert page.locator(".replay-seat").count() == 4
-    assert page.inner_text("[data-events]").count("round_ended") == 1
+    # The steps in words and tiles: the end named, no codes or JSON.
+    assert page.locator("[data-events] .event-round_ended").count() == 1
+    events = page.inner_text("[data-events]")
+    assert "本盘结束" in events and "{" not in events and "round_ended" not in events
+    assert page.locator("[data-ending]").is_visible()
 
     # A tampered wall does not verify.
     page.eval_on_selector("#fairness", "el => el.dataset.wall = el.dataset.wall.replace('m', 'p')")
