@@ -184,8 +184,25 @@ def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]
         # those hands were never shown (issue 14, item 9).
         "seed": rnd.seed if ended else None,
         "result": rnd.result if ended else None,
+        # Why a voided round was voided (who left, who dissolved the table): a page opened
+        # afterwards has not seen the event that said so.
+        "notice": _notice(rnd) if rnd.status == Round.Status.ABORTED else None,
         "decision": decision_message(rnd, state, seat),
     }
+
+
+NOTICE_KINDS = ("player_left", "player_removed", "table_dissolved")
+
+
+def _notice(rnd: Round) -> dict[str, Any] | None:
+    """The public notice appended when ``rnd`` was voided, if any (the same for every viewer)."""
+    payload = (
+        RoundEvent.objects.filter(round=rnd, kind__in=NOTICE_KINDS)
+        .order_by("-seq")
+        .values_list("payload", flat=True)
+        .first()
+    )
+    return payload if isinstance(payload, dict) else None
 
 
 def visible_events(

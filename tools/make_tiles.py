@@ -113,8 +113,7 @@ DOTS: dict[int, list[tuple[float, float, float, str]]] = {
     3: [(15, 16, 10, B), (30, 40, 10, R), (45, 64, 10, G)],
     4: [(17.5, 22, 11, B), (42.5, 22, 11, G), (17.5, 58, 11, G), (42.5, 58, 11, B)],
     5: [(16, 17, 9.5, B), (44, 17, 9.5, G), (30, 40, 9.5, R), (16, 63, 9.5, G), (44, 63, 9.5, B)],
-    6: [(18, 14, 9, G), (42, 14, 9, G)]
-    + [(x, y, 9, R) for y in (42, 65) for x in (18, 42)],
+    6: [(18, 14, 9, G), (42, 14, 9, G)] + [(x, y, 9, R) for y in (42, 65) for x in (18, 42)],
     7: [(14, 11, 7.2, G), (30, 19, 7.2, G), (46, 27, 7.2, G)]
     + [(x, y, 8.3, R) for y in (47, 67) for x in (19, 41)],
     8: [(x, y, 8.2, B) for y in (12.5, 31, 49.5, 68) for x in (19, 41)],
@@ -153,7 +152,8 @@ def stick(cx: float, cy: float, h: float, colour: str, angle: float = 0) -> str:
 
 
 SG = GREEN
-STICKS: dict[int, list[tuple[float, float, float, str] | tuple[float, float, float, str, float]]] = {
+Stick = tuple[float, float, float, str] | tuple[float, float, float, str, float]
+STICKS: dict[int, list[Stick]] = {
     2: [(30, 22, 25, SG), (30, 58, 25, SG)],
     3: [(30, 21, 28, SG), (18, 59, 28, SG), (42, 59, 28, SG)],
     4: [(x, y, 28, SG) for y in (21, 59) for x in (18, 42)],

@@ -73,7 +73,7 @@ function onSnapshot(state, message) {
     pending: null,
     tingMode: false,
     lastDiscard: claimedTile(decision) || (newRound ? null : state.lastDiscard),
-    notice: newRound ? null : state.notice,
+    notice: message.notice || (newRound ? null : state.notice),
   };
   const effects = newRound && message.status === "playing" ? [{ type: "sound", name: "deal" }] : [];
   return [next, effects.concat(promptEffects(state, next))];

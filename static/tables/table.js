@@ -139,7 +139,19 @@ async function post(url, data = {}) {
   }
 }
 
+// The settlement overlay may be put away to look at the table (until the next round).
+let settlementHiddenFor = null;
+const settlementHidden = () => Boolean(state.round && settlementHiddenFor === state.round.id);
+
 const hooks = {
+  hideSettlement: () => {
+    settlementHiddenFor = state.round ? state.round.id : null;
+    render();
+  },
+  showSettlement: () => {
+    settlementHiddenFor = null;
+    render();
+  },
   act: (action) => dispatch({ type: "ui/act", action, now: Date.now() }),
   toggleTing: () => dispatch({ type: "ui/ting" }),
   sit: (index) => post(app.dataset.sitUrl, { index }),
@@ -159,9 +171,9 @@ function render() {
   renderSquare(app, state);
   renderOwn(app, state, hooks);
   renderPrompt(app, state, hooks);
-  renderSettlement(app, state, hooks);
-  renderLobby(app, state, hooks);
-  renderSideButtons(app, state, hooks);
+  renderSettlement(app, state, hooks, settlementHidden());
+  app.classList.toggle("lobby-mode", renderLobby(app, state, hooks, settlementHidden()));
+  renderSideButtons(app, state, hooks, settlementHidden());
   if (focusedIndex !== null) {
     const again = app.querySelector(`.hand [data-index="${focusedIndex}"]`);
     if (again) again.focus();

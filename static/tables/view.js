@@ -128,7 +128,7 @@ function opponentZone(state, v, seat) {
 export function renderSquare(root, state) {
   const v = view(state);
   const square = root.querySelector('[data-role="square"]');
-  square.classList.toggle("empty", !v);
+  square.dataset.state = v ? "round" : "waiting";
   for (let seat = 0; seat < 4; seat += 1) {
     const pos = position(state, seat);
     const river = part(square, `river-${pos}`, `river-box pos-${pos}`);
@@ -141,7 +141,7 @@ export function renderSquare(root, state) {
         name.replaceChildren(plate(state, seat, v));
       } else {
         zone.replaceChildren();
-        name.replaceChildren(state.table && state.table.seats[seat] ? plate(state, seat, null) : "");
+        name.replaceChildren(); // before a round the seats are shown by the lobby
       }
     }
     river.dataset.seat = String(seat);
@@ -395,7 +395,8 @@ function noticeNode(state) {
   box.dataset.role = "voided";
   let text = _("本盘已作废，不结算。");
   if (notice && (notice.kind === "player_left" || notice.kind === "player_removed")) {
-    const who = seatLabel(state, notice.seat).trim() || notice.name;
+    const v = view(state);
+    const who = v ? `${label("winds", v.seat_winds[notice.seat])} ${notice.name}` : notice.name;
     text = notice.kind === "player_left" ? fmt(_("%s 离座，本盘作废，不结算。"), who) : fmt(_("%s 被管理员移出，本盘作废，不结算。"), who);
   } else if (notice && notice.kind === "table_dissolved") {
     text = fmt(_("%s 解散了牌桌（%s），本盘作废，不结算。"), notice.by, notice.reason);
@@ -463,10 +464,10 @@ function handRow(state, v, seat) {
   return box;
 }
 
-export function renderSettlement(root, state, hooks) {
+export function renderSettlement(root, state, hooks, hidden = false) {
   const box = root.querySelector('[data-role="settlement"]');
   const model = settlementModel(state);
-  if (!model) {
+  if (!model || hidden) {
     box.hidden = true;
     box.replaceChildren();
     return;
@@ -479,11 +480,17 @@ export function renderSettlement(root, state, hooks) {
   const title = el("h2", "settle-title", model.winner === null ? _("荒庄（流局）") : endingWords({ ...v.result }, nameOf));
   title.id = "settlement-title";
   head.append(title);
+  const close = el("button", "settle-close", "×");
+  close.type = "button";
+  close.setAttribute("aria-label", _("收起结算，看牌桌"));
+  close.title = _("收起结算，看牌桌");
+  close.addEventListener("click", () => hooks.hideSettlement());
   if (model.tile) {
     const win = el("div", "settle-win");
     win.append(el("span", "", model.winBy === "discard" || model.winBy === "rob_kong" ? _("胡的牌") : _("自摸的牌")), tileEl(model.tile, { classes: "t-md win-tile" }));
     head.append(win);
   }
+  head.append(close);
   card.append(head);
   if (model.fan.length) {
     const unit = label("units", model.unit);
@@ -549,17 +556,21 @@ export function renderSettlement(root, state, hooks) {
 
 // --- seats: the lobby and the side buttons -------------------------------------------------------
 
-export function renderLobby(root, state, hooks) {
+/** Before a round (or after a voided one, or a match that ended): the seats around the table.
+ *  Returns whether it is shown. */
+export function renderLobby(root, state, hooks, settlementHidden = false) {
   const lobby = root.querySelector('[data-role="seats"]');
   const table = state.table;
-  if (!table) return;
+  if (!table) return false;
   const playing = state.round && state.round.status === "playing";
-  const showLobby = !playing && (!view(state) || !table.match) && !settlementModel(state);
+  const settling = settlementModel(state) && !settlementHidden;
+  const showLobby = !playing && (!view(state) || !table.match) && !settling;
   lobby.hidden = !showLobby;
-  if (!showLobby) return;
+  if (!showLobby) return false;
   const list = el("ol", "seat-list");
   table.seats.forEach((seat, index) => {
-    const slot = el("li", `seat-slot slot-${position(state, index)}`);
+    const slot = el("li", `seat-slot pos-${position(state, index)}`);
+    slot.dataset.seat = String(index);
     if (seat) {
       slot.append(el("span", "seat-name", seat.name));
       if (seat.ready) slot.append(el("span", "badge badge-ok", _("已准备")));
@@ -575,6 +586,7 @@ export function renderLobby(root, state, hooks) {
     list.append(slot);
   });
   const buttons = el("div", "lobby-buttons");
+  if (state.round && state.round.status === "aborted") buttons.append(noticeNode(state));
   if (table.you !== null) {
     const ready = table.seats[table.you] && table.seats[table.you].ready;
     const readyButton = el("button", "button", ready ? _("取消准备") : _("准备"));
@@ -589,17 +601,24 @@ export function renderLobby(root, state, hooks) {
     }
   }
   lobby.replaceChildren(list, buttons);
+  return true;
 }
 
-export function renderSideButtons(root, state, hooks) {
+export function renderSideButtons(root, state, hooks, settlementHidden = false) {
   const box = root.querySelector('[data-role="seat-buttons"]');
   const table = state.table;
+  const nodes = [];
+  if (settlementHidden && settlementModel(state)) {
+    const show = el("button", "button", _("看结算"));
+    show.type = "button";
+    show.addEventListener("click", () => hooks.showSettlement());
+    nodes.push(show);
+  }
   if (!table || table.you === null) {
-    box.replaceChildren();
+    box.replaceChildren(...nodes);
     return;
   }
   const playing = state.round && state.round.status === "playing";
-  const nodes = [];
   const mine = table.seats[table.you];
   if (mine && mine.auto_play) {
     const back = el("button", "button", _("我回来了（取消托管）"));

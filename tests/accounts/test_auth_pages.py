@@ -46,7 +46,9 @@ def test_a_visitor_lands_on_a_page_that_says_what_the_site_is(client):
     response = client.get(reverse("home"))
     assert response.status_code == 200
     page = response.content.decode()
-    assert "亲友圈" in page and "长春" in page and "台湾十六张" in page
+    assert "亲友圈" in page
+    assert "长春" in page
+    assert "台湾十六张" in page
     for name in ("accounts:signup", "accounts:login", "calculator"):
         assert f'href="{reverse(name)}"' in page
 

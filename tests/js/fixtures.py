@@ -61,7 +61,8 @@ def lisi_ting() -> dict[str, Any]:
         while not isinstance(state.phase, EndedPhase):
             seat = seats_to_act(state)[0]
             if isinstance(state.phase, TurnPhase):
-                ting = [a.tile for a in legal_actions(state, seat) if a.kind == "discard" and a.ting]
+                legal = legal_actions(state, seat)
+                ting = [a.tile for a in legal if a.kind == "discard" and a.ting]
                 standing = state.extra["standing"][seat]
                 concealed = state.seats[seat].concealed
                 if ting and all(concealed.count(t) == standing.count(t) for t in ting):

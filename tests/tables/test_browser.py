@@ -207,7 +207,8 @@ def test_four_browsers_play_a_round_to_the_settlement(
                 page.screenshot(path=name, full_page=True)
             settlement = page.locator('[data-role="settlement"]')
             assert settlement.is_visible()
-            assert settlement.locator(".settle-seat").count() == 4  # every seat, its hand, its lines
+            # Every seat, its hand and its lines.
+            assert settlement.locator(".settle-seat").count() == 4
         browser.close()
 
 

@@ -76,9 +76,7 @@ async def test_a_page_that_saw_the_end_gets_it_again_on_resume(
     await comm.disconnect()
 
 
-async def test_the_settlement_stays_until_the_next_deal(
-    playing: Round, players: list[Any]
-) -> None:
+async def test_the_settlement_stays_until_the_next_deal(playing: Round, players: list[Any]) -> None:
     ended = await _play_to_the_end(playing)
     room = playing.match.room
     comm, _ = await connect(room.pk, players[0])
@@ -87,7 +85,8 @@ async def test_the_settlement_stays_until_the_next_deal(
     for user in players:
         await sync_to_async(services.seat_set_ready)(room=room, user=user)
     snapshot = await until(comm, "snapshot")
-    assert snapshot["round_id"] != ended.pk and snapshot["status"] == "playing"
+    assert snapshot["round_id"] != ended.pk
+    assert snapshot["status"] == "playing"
     assert "result" not in snapshot["decision"]["view"]
     await comm.disconnect()
 
@@ -103,4 +102,16 @@ async def test_a_leave_that_voids_the_round_says_who_left(
     notices = [m["event"] for m in got if m["type"] == "event"]
     assert {"kind": "player_left", "seat": 2, "name": players[2].public_name} in notices
     assert got[-1]["status"] == "aborted"
+    await comm.disconnect()
+
+
+async def test_a_page_opened_after_the_leave_is_told_who_left(
+    playing: Round, players: list[Any]
+) -> None:
+    await sync_to_async(services.seat_leave)(room=playing.match.room, user=players[1])
+    comm, _ = await connect(playing.match.room_id, players[0])
+    await send(comm, {"type": "hello"})
+    snapshot = await until(comm, "snapshot")
+    assert snapshot["status"] == "aborted"
+    assert snapshot["notice"] == {"kind": "player_left", "seat": 1, "name": players[1].public_name}
     await comm.disconnect()

@@ -190,10 +190,11 @@ def _on_screen(page: Any, selector: str) -> int:
     assert page.evaluate("window.scrollY") == 0
     for left, top, right, bottom, area in boxes:
         assert area > 0, f"{selector} is not drawn"
-        assert left >= -0.5 and top >= -0.5, f"{selector} starts off screen: {left}, {top}"
-        assert right <= width + 0.5 and bottom <= height + 0.5, (
-            f"{selector} ends off screen at {width}x{height}: {right}, {bottom}"
-        )
+        where = f"{selector} at {width}x{height}: {left}, {top}, {right}, {bottom}"
+        assert left >= -0.5, where
+        assert top >= -0.5, where
+        assert right <= width + 0.5, where
+        assert bottom <= height + 0.5, where
     return len(boxes)
 
 
@@ -241,6 +242,10 @@ def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
             _on_screen(page, '[data-role="timer"] .timer-seconds')
             expect(page.locator('[data-role="timer"]')).to_contain_text("轮到你")
             _on_screen(page, '[data-role="actions"] button')
+            # One polite live region: the log, where the prompts are spoken too.
+            assert page.locator("[aria-live]").count() == 1
+            assert page.locator('[data-role="log"]').get_attribute("aria-live") == "polite"
+            expect(page.locator('[data-role="log"] .log-prompt').first).to_contain_text("轮到你")
 
         each_size(at_the_deal, "deal")
         state = _advance(rnd, _claim_for(0), rng)
@@ -263,7 +268,8 @@ def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
             _on_screen(page, '[data-role="settlement"] [data-role="ready"]')
             _on_screen(page, '[data-role="settlement"] .settle-head')
             nets = page.locator('.settle-seat [data-role="net"]').all_inner_texts()
-            assert len(nets) == 4 and sum(int(n) for n in nets) == 0
+            assert len(nets) == 4
+            assert sum(int(n) for n in nets) == 0
 
         each_size(at_the_settlement, "settlement")
         # The settlement survives a reload, and a switch of language (the page is English now).
@@ -337,3 +343,40 @@ def test_every_variant_plays_on_one_screen(
             expect(page.locator('[data-role="timer"]')).to_contain_text("轮到你")
             _screenshot(page, f"table-{variant}-{name}")
         browser.close()
+
+
+def test_a_discard_is_played_with_the_keyboard(
+    live_url: str, seated: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """← → choose a tile of the own hand, Enter plays it (seat 0 deals under the fixed seed)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import selectors, services
+    from tests.tables.helpers import state_of
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    for user in players:
+        services.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    cookie = _session_cookie(players[0])
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "phone")
+        page.goto(f"{live_url}/tables/{seated.pk}/")
+        page.locator("#table-app.has-round").wait_for(timeout=10000)
+        assert page.locator('[data-role="sound"]').get_attribute("aria-pressed") == "false"
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        chosen = page.evaluate("document.activeElement.dataset.tile")
+        assert chosen, "the arrows did not select a tile of the hand"
+        page.keyboard.press("Enter")
+        expect(page.locator(".seat-me .hand .tile")).to_have_count(13, timeout=10000)
+        browser.close()
+    discards = state_of(rnd).seats[0].discards
+    assert [d.tile for d in discards] == [_tile(chosen)]
+
+
+def _tile(name: str) -> int:
+    from rules.tiles import parse_tiles
+
+    return parse_tiles(name)[0]

@@ -102,29 +102,48 @@ def test_the_table_page_strings_have_an_english_catalog(client: Any, players: li
     assert "Declare ting" in catalog
 
 
-def _rules_labels(page: str) -> dict[str, Any]:
+def _rule_labels(page: str) -> dict[str, Any]:
     import json
     import re
 
-    found = re.search(r'<script id="rules-labels" type="application/json">(.*?)</script>', page)
+    found = re.search(r'<script id="rule-labels" type="application/json">(.*?)</script>', page)
     assert found is not None
     labels: dict[str, Any] = json.loads(found.group(1))
     return labels
 
 
-def test_the_table_page_carries_the_rules_words_in_the_players_language(
+def test_the_table_page_carries_the_rule_words_in_the_players_language(
     client: Any, room: Any, players: list[Any]
 ) -> None:
     client.force_login(players[0])
     url = reverse("tables:room", args=[room.pk])
-    chinese = _rules_labels(client.get(url).content.decode())
-    assert chinese["fan"]["jiahu"]["name"] == "夹胡"  # changchun.md
-    assert chinese["tiles"]["1z"] == "东"
+    chinese = _rule_labels(client.get(url).content.decode())
+    assert chinese["fan"]["jiahu"] == "夹胡"  # changchun.md
+    assert chinese["tiles"]["5p"] == "5筒"
+    assert chinese["winds"]["1z"] == "东"
     players[0].language = "en"
     players[0].save()
-    english = _rules_labels(client.get(url).content.decode())
-    assert english["fan"]["jiahu"]["name"] == "Single-wait win"
-    assert english["win_by"]["self_draw"]["name"] == "Self-draw"
-    assert english["reasons"]["missing_suit"]["name"] == "Missing a suit"
-    assert english["tiles"]["1z"] == "East"
+    english = _rule_labels(client.get(url).content.decode())
+    assert english["fan"]["jiahu"] == "Single-wait win"
+    assert english["win_by"]["self_draw"] == "Self-draw"
+    assert english["reasons"]["missing_suit"] == "Missing a suit"
+    # The English page names tiles and winds in English (the pictures are the same).
     assert english["tiles"]["5p"] == "5 Dot"
+    assert english["tiles"]["1z"] == "East"
+    assert english["winds"]["1z"] == "E"
+
+
+def test_a_lost_race_for_a_seat_is_told_to_the_script(
+    client: Any, room: Any, players: list[Any]
+) -> None:
+    """The table page's script asks for JSON and says why a seat change was refused."""
+    client.force_login(players[0])
+    url = reverse("tables:sit", args=[room.pk])
+    taken = client.post(url, {"index": "1"}, HTTP_ACCEPT="application/json")
+    assert taken.status_code == 200
+    assert taken.json() == {"ok": True}
+    client.force_login(players[1])
+    lost = client.post(url, {"index": "1"}, HTTP_ACCEPT="application/json")
+    assert lost.status_code == 409
+    assert lost.json()["code"] == "seat_taken"
+    assert "别人" in lost.json()["message"]
