@@ -295,7 +295,7 @@ def _screenshot(page: Any, name: str) -> None:
     folder = os.environ.get("QUEYOU_SCREENSHOTS")
     if folder:
         page.wait_for_timeout(300)  # the tile pictures decode
-        page.screenshot(path=f"{folder}/{name}.png")
+        page.screenshot(path=f"{folder}/{name}.jpg", type="jpeg", quality=82)
 
 
 @pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
