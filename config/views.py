@@ -14,9 +14,9 @@ def home(request: HttpRequest) -> HttpResponse:
     games, how a club plays, and where to sign up, sign in or try the calculator."""
     if request.user.is_authenticated:
         return render(request, "home.html")
-    from rules.labels import VARIANT_NAMES
+    from rules.labels import VARIANT_NAMES, Lang
 
-    lang = "en" if (get_language() or "").startswith("en") else "zh"
+    lang: Lang = "en" if (get_language() or "").startswith("en") else "zh"
     variants = [
         (label.name(lang), label.rule(lang))
         for key, label in VARIANT_NAMES.items()
