@@ -106,6 +106,8 @@ export function describe(event, nameOf) {
     case "treasure_retired":
       return { text: fmt(_("旧宝牌 %(tile)s 翻开作废"), { tile: tileWords(event.tile) }), tiles: [event.tile] };
     case "treasure_seen":
+      // The others are told that a seat looked, not what it saw.
+      if (!event.tile) return { text: fmt(_("%(who)s 看了宝牌"), { who }), tiles: [] };
       return { text: fmt(_("%(who)s 看到宝牌 %(tile)s"), { who, tile: tileWords(event.tile) }), tiles: [event.tile] };
     case "round_ended":
       return { text: fmt(_("本盘结束：%(how)s"), { how: endingWords(event, nameOf) }), tiles: event.tile ? [event.tile] : [] };
