@@ -16,6 +16,7 @@ export function initialState() {
     lastSeq: 0,
     log: [], // [{seq, event}] of the round shown, oldest first
     pending: null, // client_action_id of a click awaiting its answer
+    acked: false, // the server applied it; the click stays spent until the next decision
     counter: 0,
     tingMode: false,
     lastDiscard: null, // {seat, tile}: the newest discard (highlighted)
@@ -40,10 +41,12 @@ export function reduce(state, message) {
     case "decision":
       return onDecision(state, message);
     case "ack":
-      return [message.client_action_id === state.pending ? { ...state, pending: null } : state, []];
+      // Applied: the decision that follows (for this seat at least) frees the hand. Until then
+      // the old decision still lists the move just made, and must not offer it again.
+      return [message.client_action_id === state.pending ? { ...state, acked: true } : state, []];
     case "error": {
       const mine = message.client_action_id && message.client_action_id === state.pending;
-      const next = mine ? { ...state, pending: null } : state;
+      const next = mine ? { ...state, pending: null, acked: false } : state;
       return [next, [{ type: "error", code: message.code, message: message.message }]];
     }
     case "ui/ting":
@@ -71,6 +74,7 @@ function onSnapshot(state, message) {
     lastSeq: message.seq,
     log: newRound ? [] : state.log,
     pending: null,
+    acked: false,
     tingMode: false,
     lastDiscard: claimedTile(decision) || (newRound ? null : state.lastDiscard),
     notice: message.notice || (newRound ? null : state.notice),
@@ -111,8 +115,10 @@ function onDecision(state, message) {
     ...state,
     decision,
     round: { ...state.round, status: decision.status },
-    // A new decision answers the previous click one way or the other.
-    pending: moved ? null : state.pending,
+    // A new decision answers the previous click one way or the other; so does any decision
+    // after the click was applied (a pass in an open window changes only this seat's choices).
+    pending: moved || state.acked ? null : state.pending,
+    acked: false,
     tingMode: moved ? false : state.tingMode,
     lastDiscard: claimedTile(decision) || state.lastDiscard,
   };

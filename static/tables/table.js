@@ -38,8 +38,21 @@ function dispatch(message) {
   const [next, effects] = reduce(state, message);
   const changed = next !== state;
   state = next;
-  if (changed) render();
+  // The player's own clicks are drawn at once (a second click must find the hand as it is);
+  // the server's events come in a batch with their decision: one drawing per frame for those.
+  if (changed && message.type.startsWith("ui/")) render();
+  else if (changed) scheduleRender();
   for (const effect of effects) run(effect);
+}
+
+let renderPending = false;
+function scheduleRender() {
+  if (renderPending) return;
+  renderPending = true;
+  requestAnimationFrame(() => {
+    renderPending = false;
+    render();
+  });
 }
 
 function run(effect) {
@@ -146,11 +159,11 @@ const settlementHidden = () => Boolean(state.round && settlementHiddenFor === st
 const hooks = {
   hideSettlement: () => {
     settlementHiddenFor = state.round ? state.round.id : null;
-    render();
+    scheduleRender();
   },
   showSettlement: () => {
     settlementHiddenFor = null;
-    render();
+    scheduleRender();
   },
   act: (action) => dispatch({ type: "ui/act", action, now: Date.now() }),
   toggleTing: () => dispatch({ type: "ui/ting" }),
@@ -180,7 +193,7 @@ function render() {
   }
 }
 
-setInterval(() => tickClock(app, state), 250);
+setInterval(() => tickClock(app, state), 500);
 
 // --- keyboard ------------------------------------------------------------------------------------
 

@@ -19,6 +19,17 @@ import {
   view,
 } from "./state.js";
 
+// A part of the page is drawn again only when what it shows changed: a click would otherwise
+// land on a button replaced a moment before (a message about another seat, a presence update).
+const drawnWith = new WeakMap();
+
+function unchanged(node, ...inputs) {
+  const signature = JSON.stringify(inputs);
+  if (drawnWith.get(node) === signature) return true;
+  drawnWith.set(node, signature);
+  return false;
+}
+
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -132,11 +143,15 @@ export function renderSquare(root, state) {
   for (let seat = 0; seat < 4; seat += 1) {
     const pos = position(state, seat);
     const river = part(square, `river-${pos}`, `river-box pos-${pos}`);
+    const entry = state.table && state.table.seats[seat];
+    const turn = state.decision && [state.decision.turn_seat, state.decision.phase, state.decision.deadline];
     if (pos !== 0) {
       const zone = part(square, `zone-${pos}`, `zone pos-${pos}`);
       const name = part(square, `plate-${pos}`, `plate-box pos-${pos}`);
       zone.dataset.seat = String(seat);
-      if (v) {
+      if (unchanged(zone, seat, v && v.seats[seat], v && v.dealer, entry, turn, v && v.seat_winds)) {
+        // the same hand, melds and name as drawn
+      } else if (v) {
         zone.replaceChildren(opponentZone(state, v, seat));
         name.replaceChildren(plate(state, seat, v));
       } else {
@@ -145,7 +160,9 @@ export function renderSquare(root, state) {
       }
     }
     river.dataset.seat = String(seat);
-    river.replaceChildren(v ? riverNode(state, v, seat) : "");
+    if (!unchanged(river, seat, v && v.seats[seat].discards, state.lastDiscard)) {
+      river.replaceChildren(v ? riverNode(state, v, seat) : "");
+    }
   }
   renderCentre(square.querySelector('[data-role="centre"]'), state);
 }
@@ -224,6 +241,9 @@ export function renderOwn(root, state, hooks) {
   }
   own.hidden = false;
   const model = handModel(state);
+  const entry = state.table && state.table.seats[you];
+  const turn = state.decision && [state.decision.turn_seat, state.decision.phase, state.decision.deadline];
+  if (unchanged(own, you, model, v.hint, v.dealer, v.seat_winds, entry, turn, state.pending)) return;
   const row = el("div", "own-row");
   row.append(plate(state, you, v));
   const hand = el("div", "hand");
@@ -350,6 +370,8 @@ export function renderPrompt(root, state, hooks) {
   const box = root.querySelector('[data-role="actions"]');
   const v = view(state);
   const prompt = v ? promptModel(state) : null;
+  const status = state.round && state.round.status;
+  if (unchanged(box, prompt, status, state.notice, state.pending, state.tingMode, v && v.seat_winds)) return;
   if (v && state.round && state.round.status === "aborted") {
     box.replaceChildren(noticeNode(state));
     box.hidden = false;
@@ -467,6 +489,8 @@ function handRow(state, v, seat) {
 export function renderSettlement(root, state, hooks, hidden = false) {
   const box = root.querySelector('[data-role="settlement"]');
   const model = settlementModel(state);
+  const seats = state.table && [state.table.seats, state.table.match, state.table.you];
+  if (unchanged(box, state.round && state.round.id, Boolean(model), hidden, seats)) return;
   if (!model || hidden) {
     box.hidden = true;
     box.replaceChildren();

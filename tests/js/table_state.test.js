@@ -163,7 +163,11 @@ test("ack and error answer the click; a new decision clears the toggle", () => {
   assert.equal(refused.pending, null);
   assert.deepEqual(errors, [{ type: "error", code: "stale", message: "late" }]);
   const [acked] = run([{ type: "ack", client_action_id: id, version: 9, seq: 3, duplicate: false }], sent);
-  assert.equal(acked.pending, null);
+  // Applied, but the old decision still lists the move: the hand stays spent until the next one.
+  assert.equal(acked.pending, id);
+  assert.ok(handModel(acked).tiles.every((t) => t.action === null));
+  const [freed] = run([decision], acked);
+  assert.equal(freed.pending, null);
   const next = { ...decision, version: decision.version + 1 };
   const [moved] = run([next], sent);
   assert.equal(moved.tingMode, false);
