@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
 
 from config.health import health_report
 
@@ -14,14 +13,10 @@ def home(request: HttpRequest) -> HttpResponse:
     games, how a club plays, and where to sign up, sign in or try the calculator."""
     if request.user.is_authenticated:
         return render(request, "home.html")
-    from rules.labels import VARIANT_NAMES, Lang
+    from rules.registry import VARIANTS
+    from tables.labels import text
 
-    lang: Lang = "en" if (get_language() or "").startswith("en") else "zh"
-    variants = [
-        (label.name(lang), label.rule(lang))
-        for key, label in VARIANT_NAMES.items()
-        if key != "shape"
-    ]
+    variants = [(text(v.name.name), text(v.name.rule)) for v in VARIANTS.values()]
     return render(request, "landing.html", {"variants": variants})
 
 

@@ -151,30 +151,32 @@ def unit_name(variant_key: str) -> str:
 
 
 def page_labels(variant_key: str | None = None) -> dict[str, Any]:
-    """The rule words a page's scripts show, flat (key → name) in the active language, as one
-    JSON object (``{% rule_data %}``): tiles, winds, fan items, reasons, how a win was made,
-    kongs, settlement terms, units, variant names. With ``variant_key`` the fan items and
-    reasons are that variant's; without, every variant's (the first one naming a key wins)."""
-    own = VARIANTS.get(variant_key) if variant_key is not None else None
-    variants = [own] if own is not None else list(VARIANTS.values())
-    fan: dict[str, str] = {}
-    reasons: dict[str, str] = {}
-    for variant in variants:
-        for key, label in variant.fan.items():
-            fan.setdefault(key, text(label.name))
-        for key, label in variant.reasons.items():
-            reasons.setdefault(key, text(label.name))
+    """The rule words a page's scripts show (``{% rule_data %}``, the ``rules-labels`` block):
+    the table's labels of the variant (:func:`table_labels`: tiles, ways of winning, fan items,
+    reasons, options), or without ``variant_key`` every variant's fan items and reasons (the
+    first one naming a key wins), plus the winds, kongs, settlement terms, units and variant
+    names, in the active language."""
+    if variant_key is not None and variant_key in VARIANTS:
+        labels = table_labels(variant_key)
+    else:
+        fan: dict[str, dict[str, str]] = {}
+        reasons: dict[str, dict[str, str]] = {}
+        for variant in VARIANTS.values():
+            for key, label in variant.fan.items():
+                fan.setdefault(key, label_json(label))
+            for key, label in variant.reasons.items():
+                reasons.setdefault(key, label_json(label))
+        labels = {"tiles": tile_names(), "win_by": win_by_labels(), "fan": fan, "reasons": reasons}
     language = get_language() or ""
-    return {
-        "lang": "en" if language.startswith("en") else "zh",
-        "variant": variant_key,
-        "variants": {key: text(variant.name.name) for key, variant in VARIANTS.items()},
-        "tiles": tile_names(),
-        "winds": {key: str(name) for key, name in WIND_NAMES.items()},
-        "fan": fan,
-        "reasons": reasons,
-        "win_by": {key: text(label.name) for key, label in WIN_BY.items()},
-        "kongs": {key: str(name) for key, name in KONG_NAMES.items()},
-        "terms": {key: str(name) for key, name in SETTLEMENT_TERMS.items()},
-        "units": {key: str(name) for key, name in UNITS.items()},
-    }
+    labels.update(
+        {
+            "lang": "en" if language.startswith("en") else "zh",
+            "variant": variant_key,
+            "variants": {key: text(variant.name.name) for key, variant in VARIANTS.items()},
+            "winds": {key: str(name) for key, name in WIND_NAMES.items()},
+            "kongs": {key: str(name) for key, name in KONG_NAMES.items()},
+            "terms": {key: str(name) for key, name in SETTLEMENT_TERMS.items()},
+            "units": {key: str(name) for key, name in UNITS.items()},
+        }
+    )
+    return labels

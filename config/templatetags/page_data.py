@@ -1,6 +1,6 @@
 """``{% rule_data variant %}``: the data a page's scripts read, as JSON blocks (no inline script).
 
-``rule-labels``: the rule words in the page's language (:func:`tables.labels.page_labels`);
+``rules-labels``: the rule words in the page's language (:func:`tables.labels.page_labels`);
 ``tile-urls``: where each tile's picture is served (static files, hashed in production).
 The shared scripts (``static/js/i18n.js``, ``static/js/tiles.js``) read them.
 """
@@ -21,7 +21,7 @@ def rule_data(variant: str | None = None) -> SafeString:
 
     urls = {name: static(f"tiles/{name}.svg") for name in tile_names()}
     return SafeString(
-        json_script(page_labels(variant), "rule-labels") + json_script(urls, "tile-urls")
+        json_script(page_labels(variant), "rules-labels") + json_script(urls, "tile-urls")
     )
 
 
@@ -30,11 +30,11 @@ def tile(name: str, size: str = "t-xs") -> SafeString:
     """One tile as its picture with its name as the text alternative (``{% tile "5p" %}``)."""
     from django.utils.html import format_html
 
-    from scoring.labels import TILE_NAMES, tile_label
+    from tables.labels import tile_names
 
-    if name not in TILE_NAMES:
+    words = tile_names().get(name)
+    if words is None:
         return format_html('<span class="tile-code">{}</span>', name)
-    words = tile_label(name)
     return format_html(
         '<span class="tile {} suit-{}" data-tile="{}" title="{}"><img src="{}" alt="{}"></span>',
         size,

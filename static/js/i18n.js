@@ -1,6 +1,7 @@
 // One i18n for every page script: UI strings through Django's JavaScript catalog (gettext,
 // loaded by the page before the modules), rule words (tiles, winds, fan items, reasons …) from
-// the server's JSON block "rule-labels" ({% rule_data %}), never from lists kept here.
+// the server's JSON block "rules-labels" ({% rule_data %}, tables/labels.py), never from lists
+// kept here.
 
 const catalog = () => globalThis.gettext;
 
@@ -29,7 +30,7 @@ export function setLabels(value) {
 
 export function ruleLabels() {
   if (labels === null) {
-    const node = globalThis.document && globalThis.document.getElementById("rule-labels");
+    const node = globalThis.document && globalThis.document.getElementById("rules-labels");
     labels = node ? JSON.parse(node.textContent) : {};
   }
   return labels;
@@ -38,7 +39,16 @@ export function ruleLabels() {
 /** A rule word: `label("fan", "zimo")`; the key itself when the server did not name it. */
 export function label(group, key) {
   const table = ruleLabels()[group];
-  return (table && table[key]) || String(key);
+  const found = table && table[key];
+  if (found && typeof found === "object") return found.name || String(key);
+  return found || String(key);
+}
+
+/** A rule's text, where the server sent one (fan items, reasons, options): "每次胡牌都有，1 番。" */
+export function ruleText(group, key) {
+  const table = ruleLabels()[group];
+  const found = table && table[key];
+  return (found && typeof found === "object" && found.rule) || "";
 }
 
 /** The page's language, "zh" or "en" (from the labels, else the document). */

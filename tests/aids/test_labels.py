@@ -151,12 +151,19 @@ def test_the_calculator_gets_every_judged_variant_in_the_page_language() -> None
 
 
 def test_the_table_script_keeps_no_list_of_names_of_its_own() -> None:
-    script = (ROOT / "static" / "tables" / "table.js").read_text(encoding="utf-8")
-    assert "FAN_NAMES" not in script
-    assert "HINT_REASONS" not in script
-    for key in ("jiahu", "kadang", "qinglong", "menqing_zimo", "piao_only"):
-        assert key not in script, key
-    assert 'getElementById("rules-labels")' in script
+    """The table, the replay and the calculator name rules only from the page's labels, which
+    the shared i18n module reads (static/js/i18n.js)."""
+    scripts = [ROOT / "static" / "tables" / name for name in ("table.js", "view.js", "state.js")]
+    scripts += [ROOT / "static" / "js" / name for name in ("events.js", "tiles.js")]
+    scripts += [ROOT / "static" / "scoring" / "replay.js"]
+    for path in scripts:
+        script = path.read_text(encoding="utf-8")
+        assert "FAN_NAMES" not in script
+        assert "HINT_REASONS" not in script
+        for key in ("jiahu", "kadang", "qinglong", "menqing_zimo", "piao_only"):
+            assert key not in script, (path.name, key)
+    shared = (ROOT / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    assert 'getElementById("rules-labels")' in shared
 
 
 def test_makemessages_finds_the_rules_marks_with_their_context() -> None:

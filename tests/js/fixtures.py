@@ -17,6 +17,7 @@ from typing import Any
 from rules.engine import apply, legal_actions, new_round
 from rules.engine.core import seats_to_act
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
+from rules.registry import get_variant
 from rules.views import seat_view
 from tests.rules.flow_helpers import play_eager_rounds
 
@@ -57,7 +58,7 @@ def lisi_ting() -> dict[str, Any]:
     """Li-Si: a seat on its turn whose only ting discards are standing tiles (立牌)."""
     for i in range(200):
         seed = hashlib.sha256(b"queyou lisi ting %d" % i).digest()
-        state, _ = new_round(variant="taiyuan_lisi", seed=seed, dealer=0)
+        state, _ = new_round(variant=get_variant("taiyuan_lisi"), seed=seed, dealer=0)
         while not isinstance(state.phase, EndedPhase):
             seat = seats_to_act(state)[0]
             if isinstance(state.phase, TurnPhase):

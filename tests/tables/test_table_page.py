@@ -60,7 +60,7 @@ def _lisi_ting_only_standing(state: Any, seat: int) -> list[str]:
     holds no ordinary copy of: the position the old page could not play (issue 17). Else []."""
     from rules.engine import actions
     from rules.tiles import tile_name
-    from rules.variants.taiyuan_lisi import standing_tiles
+    from rules.variants.taiyuan_lisi.flow import standing_tiles
     from tables import gameplay
 
     legal = gameplay.legal_actions(state, seat)
@@ -77,11 +77,12 @@ def _lisi_ting_position() -> tuple[bytes, int, list[Any]]:
     by discarding a standing tile (searched over a fixed list of seeds; a few ms each)."""
     from rules.engine import apply, new_round
     from rules.engine.state import EndedPhase, TurnPhase
+    from rules.registry import get_variant
     from tables import gameplay
 
     for i in range(200):
         seed = hashlib.sha256(b"queyou lisi ting %d" % i).digest()
-        state, _ = new_round(variant="taiyuan_lisi", seed=seed, dealer=0)
+        state, _ = new_round(variant=get_variant("taiyuan_lisi"), seed=seed, dealer=0)
         moves: list[Any] = []
         while not isinstance(state.phase, EndedPhase):
             seat = gameplay.deciders(state)[0]

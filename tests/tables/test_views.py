@@ -106,7 +106,7 @@ def _rule_labels(page: str) -> dict[str, Any]:
     import json
     import re
 
-    found = re.search(r'<script id="rule-labels" type="application/json">(.*?)</script>', page)
+    found = re.search(r'<script id="rules-labels" type="application/json">(.*?)</script>', page)
     assert found is not None
     labels: dict[str, Any] = json.loads(found.group(1))
     return labels
@@ -118,15 +118,15 @@ def test_the_table_page_carries_the_rule_words_in_the_players_language(
     client.force_login(players[0])
     url = reverse("tables:room", args=[room.pk])
     chinese = _rule_labels(client.get(url).content.decode())
-    assert chinese["fan"]["jiahu"] == "夹胡"  # changchun.md
+    assert chinese["fan"]["jiahu"]["name"] == "夹胡"  # changchun.md
     assert chinese["tiles"]["5p"] == "5筒"
     assert chinese["winds"]["1z"] == "东"
     players[0].language = "en"
     players[0].save()
     english = _rule_labels(client.get(url).content.decode())
-    assert english["fan"]["jiahu"] == "Single-wait win"
-    assert english["win_by"]["self_draw"] == "Self-draw"
-    assert english["reasons"]["missing_suit"] == "Missing a suit"
+    assert english["fan"]["jiahu"]["name"] == "Single-wait win"
+    assert english["win_by"]["self_draw"]["name"] == "Self-draw"
+    assert english["reasons"]["missing_suit"]["name"] == "Missing a suit"
     # The English page names tiles and winds in English (the pictures are the same).
     assert english["tiles"]["5p"] == "5 Dot"
     assert english["tiles"]["1z"] == "East"
