@@ -39,7 +39,8 @@ function dispatch(message) {
   const changed = next !== state;
   state = next;
   // The player's own clicks are drawn at once (a second click must find the hand as it is);
-  // the server's events come in a batch with their decision: one drawing per frame for those.
+  // the server's events come in a burst with their decision: one drawing after the burst (a
+  // timer, not an animation frame: a page in the background still keeps up).
   if (changed && message.type.startsWith("ui/")) render();
   else if (changed) scheduleRender();
   for (const effect of effects) run(effect);
@@ -49,10 +50,10 @@ let renderPending = false;
 function scheduleRender() {
   if (renderPending) return;
   renderPending = true;
-  requestAnimationFrame(() => {
+  setTimeout(() => {
     renderPending = false;
     render();
-  });
+  }, 0);
 }
 
 function run(effect) {
