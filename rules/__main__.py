@@ -38,6 +38,22 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--rounds", type=int, default=100)
     simulate.add_argument("--seed", default="0", help="any string; same seed, same result")
 
+    arena = commands.add_parser(
+        "arena",
+        help="bots against bots, duplicate format (same walls, seats rotated)",
+        description=(
+            "Play N deals of a variant, each once per distinct rotation of the four bots over the "
+            "seats (so every bot plays the same walls from every seat), and report per bot its "
+            "points per round with a 95%% interval, win rate, deal-in rate and decision times. "
+            "Levels: basic (the old bot), easy, normal, hard. One JSON line per bot, then a "
+            "summary line."
+        ),
+    )
+    arena.add_argument("--variant", default="changchun")
+    arena.add_argument("--bots", default="hard,basic,hard,basic", help="four levels, seats 0-3")
+    arena.add_argument("--rounds", type=int, default=100, help="deals (duplicate rounds)")
+    arena.add_argument("--seed", default="0", help="any string; same seed, same result")
+
     verify = commands.add_parser(
         "verify",
         help="check a revealed round against its published commitment",
@@ -60,6 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from rules.simulate import simulate_main
 
         return simulate_main(variant=args.variant, rounds=args.rounds, seed=args.seed)
+    if args.command == "arena":
+        from rules.arena import arena_main
+
+        return arena_main(variant=args.variant, bots=args.bots, rounds=args.rounds, seed=args.seed)
     from rules.wall import verify_main
 
     return verify_main(args.file)

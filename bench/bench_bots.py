@@ -1,0 +1,55 @@
+"""Benchmark: the time of one bot decision (issue 19 target: ≤ 20 ms p99 on this machine).
+
+    .venv/bin/python bench/bench_bots.py [--deals 25] [--seed bench-bots] [--variants a,b]
+
+For each variant, ``--deals`` deals are played by the four levels at once (``hard, normal, easy,
+basic``) in the arena's duplicate format (every rotation: each level plays every seat of every
+wall), in one process started cold (the shanten memo empty, as a fresh server). A decision is
+timed from the seat's view (``seat_view``, hints off: what the bot is given) to the action it
+returns; a decision with a single legal action is not asked. Reported per variant and level: the
+number of decisions, mean, p99 and worst milliseconds. Process CPU time is printed too (the
+machine is shared). Results in bench/results/bots.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.arena import run_arena
+from rules.registry import VARIANTS
+
+LINEUP = ["hard", "normal", "easy", "basic"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=25)
+    parser.add_argument("--seed", default="bench-bots")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()}")
+    print("| variant | level | decisions | mean ms | p99 ms | max ms |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    cpu = time.process_time()
+    for key in args.variants.split(","):
+        stats, _ = run_arena(VARIANTS[key], LINEUP, args.deals, args.seed)
+        for level in LINEUP:
+            times = sorted(stats[level].decisions)
+            p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+            mean = sum(times) / len(times)
+            print(
+                f"| {key} | {level} | {len(times)} | {1000 * mean:.2f} | {1000 * p99:.2f} "
+                f"| {1000 * times[-1]:.2f} |"
+            )
+    print(f"process CPU {time.process_time() - cpu:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

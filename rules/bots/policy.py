@@ -1,0 +1,303 @@
+"""The bots' decisions, per level, from a :class:`~rules.bots.view.BotView` only.
+
+* ``basic``: the bot the tables had before issue 19 (``tables/bots.py``), kept as the arena's
+  baseline: always wins, declares ting whenever allowed, never claims, throws the tile with the
+  fewest neighbours.
+* ``easy`` (简单): plays for shanten only (no counting of effective tiles), claims a pong only
+  when it brings the hand a step closer, sometimes picks another of its equally good discards.
+* ``normal`` (普通): shanten and effective tiles against the unseen tiles, under the variant's
+  conditions (ready hands judged by the variant's own rules); claims (chow, pong, kong) that
+  bring the hand closer or open a hand that must be opened; kongs that cost nothing; ting
+  whenever the chosen discard allows it.
+* ``hard`` (困难): ``normal``, plus defence: against a declared ting or an obviously ready
+  opponent it folds far-from-ready hands onto safe tiles (现物, 筋, counted honours) and, when it
+  pushes, prefers the safer of equally good discards.
+
+Every decision is a pure function of the view, the room options and the passed-in generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from rules.bots.evaluate import (
+    HandValue,
+    counts_of,
+    danger,
+    discard_values,
+    threats,
+    value_of,
+)
+from rules.bots.view import TILE_OF, BotView
+from rules.engine.actions import (
+    Action,
+    AddedKong,
+    AddToSpecialKong,
+    Chen,
+    Chow,
+    ChowTing,
+    ConcealedKong,
+    DeclareWin,
+    Discard,
+    ExposedKong,
+    Pass,
+    Pong,
+    SelfDrawWin,
+    SpecialKong,
+)
+from rules.hand import SPECIAL_KONGS, Meld
+from rules.tiles import Tile
+
+Policy = Callable[[BotView, random.Random], Action]
+
+_WINS = (SelfDrawWin, DeclareWin)
+_OPEN_TO_WIN = frozenset({"harbin", "siping"})
+
+
+# --- basic: the pre-issue-19 bot, on views ---------------------------------------------------
+
+
+def _usefulness(tile: Tile, counts: Sequence[int]) -> int:
+    """How much a tile is worth keeping: copies held, plus neighbours within two in its suit."""
+    score = 3 * (counts[tile] - 1)
+    if tile < 27:
+        base = tile - tile % 9
+        for offset in (-2, -1, 1, 2):
+            other = tile + offset
+            if base <= other < base + 9 and counts[other]:
+                score += 2 if abs(offset) == 1 else 1
+    return score
+
+
+def basic(bv: BotView, rng: random.Random) -> Action:
+    """Today's bot before issue 19 (``tables/bots.py`` then): the arena's baseline."""
+    legal = bv.legal
+    for action in legal:
+        if isinstance(action, _WINS):
+            return action
+    for action in legal:
+        if isinstance(action, Pass):
+            return action
+    discards = [a for a in legal if isinstance(a, Discard)]
+    ting = [a for a in discards if a.ting]
+    if ting:
+        return ting[0]
+    if discards:
+        counts = counts_of(bv.hand)
+        return min(discards, key=lambda a: (_usefulness(a.tile, counts), -a.tile))
+    return legal[0]
+
+
+# --- the levels --------------------------------------------------------------------------------
+
+
+class _Player:
+    """One decision of a level: the view, the generator and the level's switches."""
+
+    def __init__(
+        self,
+        bv: BotView,
+        rng: random.Random,
+        *,
+        effective: bool,
+        claims: bool,
+        defence: bool,
+        wander: float,
+    ) -> None:
+        self.bv = bv
+        self.rng = rng
+        self.effective = effective
+        self.claims = claims
+        self.defence = defence
+        self.wander = wander
+        self.counts = counts_of(bv.hand)
+
+    # -- entry --
+    def choose(self) -> Action:
+        legal = self.bv.legal
+        if len(legal) == 1:
+            return legal[0]
+        for action in legal:
+            if isinstance(action, _WINS):
+                return action
+        phase_kind = self.bv.phase.get("kind")
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if phase_kind == "claims" or phase_kind == "rob_kong":
+            return self._answer_claim(legal)
+        if discards:
+            return self._turn(legal, discards)
+        chen = [a for a in legal if isinstance(a, Chen)]
+        if chen:
+            # 抻 forbids discard wins: a bot keeps both ways to win.
+            return next((a for a in chen if not a.yes), chen[0])
+        for action in legal:
+            if isinstance(action, Pass):
+                return action
+        return legal[0]
+
+    # -- a turn with 3n+2 tiles --
+    def _turn(self, legal: Sequence[Action], discards: list[Discard]) -> Action:
+        bv = self.bv
+        melds = bv.melds
+        kinds = sorted({a.tile for a in discards})
+        values = discard_values(bv, self.counts, melds, kinds, effective=self.effective)
+        best_tile = self._pick_discard(values)
+        best = values[best_tile]
+        kong = self._kong_choice(legal, best)
+        if kong is not None:
+            return kong
+        declare = [a for a in discards if a.tile == best_tile and a.ting]
+        if declare:
+            return declare[0]
+        plain = [a for a in discards if a.tile == best_tile and not a.ting]
+        return plain[0] if plain else declare[0] if declare else discards[0]
+
+    def _pick_discard(self, values: dict[Tile, HandValue]) -> Tile:
+        bv = self.bv
+        ordered = sorted(values, key=lambda t: (*values[t].key(), _usefulness(t, self.counts), -t))
+        best = values[ordered[0]]
+        if self.defence:
+            against = threats(bv)
+            if against:
+                return self._defend(ordered, values, against)
+        if self.wander and self.rng.random() < self.wander:
+            ties = [t for t in ordered if values[t].shanten == best.shanten]
+            return ties[self.rng.randrange(len(ties))]
+        return ordered[0]
+
+    def _defend(
+        self, ordered: list[Tile], values: dict[Tile, HandValue], against: list[int]
+    ) -> Tile:
+        """Fold onto the safest tile when far from ready; otherwise the safest of the discards
+        that keep the best shanten (a ready hand with good waits pushes)."""
+        bv = self.bv
+        best = values[ordered[0]]
+        risk = {t: danger(bv, t, against) for t in ordered}
+        if best.shanten >= 2:
+            return min(ordered, key=lambda t: (risk[t], values[t].key()))
+        keep = [t for t in ordered if values[t].shanten == best.shanten]
+        if best.shanten == 0 and best.effective >= 4:
+            return min(keep, key=lambda t: (risk[t] > 5.0, values[t].key(), risk[t]))
+        safest_keep = min(keep, key=lambda t: (risk[t], values[t].key()))
+        if risk[safest_keep] <= 3.0 or best.shanten == 0:
+            return safest_keep
+        return min(ordered, key=lambda t: (risk[t], values[t].key()))
+
+    def _kong_choice(self, legal: Sequence[Action], best: HandValue) -> Action | None:
+        """A kong on one's own turn when the hand is no worse for it (kongs pay, or draw a
+        replacement)."""
+        bv = self.bv
+        for action in legal:
+            after = None
+            if isinstance(action, ConcealedKong):
+                after = self._after(
+                    remove=(action.tile,) * 4, meld=Meld("kong", (action.tile,) * 4, concealed=True)
+                )
+            elif isinstance(action, AddedKong | AddToSpecialKong):
+                after = self._after(remove=(action.tile,), meld=None)
+            elif isinstance(action, SpecialKong):
+                family = SPECIAL_KONGS.get(action.name)  # type: ignore[call-overload]
+                if family is None:
+                    continue
+                tiles = tuple(t for t in family if self.counts[t])
+                after = self._after(remove=tiles, meld=Meld("special_kong", tiles))
+            if after is not None and after.key() <= best.key():
+                return action
+            if after is not None and bv.ting:
+                return action  # the engine offers a kong after ting only if it keeps the waits
+        return None
+
+    def _after(self, *, remove: Sequence[Tile], meld: Meld | None) -> HandValue | None:
+        counts = self.counts[:]
+        for t in remove:
+            if counts[t] <= 0:
+                return None
+            counts[t] -= 1
+        melds = self.bv.melds if meld is None else (*self.bv.melds, meld)
+        if sum(counts) % 3 == 1:
+            return value_of(self.bv, counts, melds, effective=self.effective)
+        values = discard_values(self.bv, counts, melds, [t for t in range(34) if counts[t]])
+        return min(values.values(), key=HandValue.key)
+
+    # -- a claim window --
+    def _answer_claim(self, legal: Sequence[Action]) -> Action:
+        bv = self.bv
+        pass_action = next((a for a in legal if isinstance(a, Pass)), legal[0])
+        if not self.claims:
+            return self._easy_claim(legal, pass_action)
+        tile = _phase_tile(bv)
+        if tile is None:
+            return pass_action
+        now = value_of(bv, self.counts, bv.melds, effective=self.effective)
+        must_open = bv.variant in _OPEN_TO_WIN and not any(not m.concealed for m in bv.melds)
+        if bv.variant == "siping" and bv.options.get("liting", False):
+            must_open = False
+        best_action: Action = pass_action
+        best_key = now.key()
+        for action in legal:
+            after = self._claim_value(action, tile)
+            if after is None:
+                continue
+            gain = after.key() < best_key
+            if not gain and must_open and after.shanten <= now.shanten:
+                gain = True  # a hand that must open to win opens at no cost
+            if isinstance(action, ChowTing) and after.shanten == 0:
+                gain = True
+            if isinstance(action, ExposedKong) and after.shanten <= now.shanten:
+                gain = True
+            if gain and (best_action is pass_action or after.key() < best_key):
+                best_action = action
+                best_key = min(best_key, after.key())
+        if best_action is not pass_action and self.defence and threats(bv) and now.shanten >= 2:
+            return pass_action  # opening a far hand against a ready one only feeds it tiles
+        return best_action
+
+    def _easy_claim(self, legal: Sequence[Action], pass_action: Action) -> Action:
+        """简单: a pong only when it brings the hand a step closer; a harbin 吃听 always."""
+        bv = self.bv
+        tile = _phase_tile(bv)
+        if tile is None:
+            return pass_action
+        for action in legal:
+            if isinstance(action, ChowTing):
+                return action
+        now = value_of(bv, self.counts, bv.melds, effective=False)
+        for action in legal:
+            if isinstance(action, Pong):
+                after = self._claim_value(action, tile)
+                if after is not None and after.shanten < now.shanten:
+                    return action
+        return pass_action
+
+    def _claim_value(self, action: Action, tile: Tile) -> HandValue | None:
+        """The hand's worth after the claim and its best discard (a kong: after the meld)."""
+        if isinstance(action, Pong):
+            return self._after(remove=(tile, tile), meld=Meld("pong", (tile,) * 3))
+        if isinstance(action, Chow | ChowTing):
+            rest = list(action.tiles)
+            rest.remove(tile)
+            return self._after(remove=tuple(rest), meld=Meld("chow", action.tiles))
+        if isinstance(action, ExposedKong):
+            return self._after(remove=(tile,) * 3, meld=Meld("kong", (tile,) * 4))
+        return None
+
+
+def _phase_tile(bv: BotView) -> Tile | None:
+    name = bv.phase.get("tile")
+    return TILE_OF.get(name) if isinstance(name, str) else None
+
+
+def easy(bv: BotView, rng: random.Random) -> Action:
+    return _Player(bv, rng, effective=False, claims=False, defence=False, wander=0.3).choose()
+
+
+def normal(bv: BotView, rng: random.Random) -> Action:
+    return _Player(bv, rng, effective=True, claims=True, defence=False, wander=0.0).choose()
+
+
+def hard(bv: BotView, rng: random.Random) -> Action:
+    return _Player(bv, rng, effective=True, claims=True, defence=True, wander=0.0).choose()
+
+
+POLICIES: dict[str, Policy] = {"basic": basic, "easy": easy, "normal": normal, "hard": hard}

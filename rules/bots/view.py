@@ -1,0 +1,167 @@
+"""What a bot knows: its seat's redacted view (:func:`rules.views.seat_view`), read into tile
+kinds once per decision.
+
+Only the view's JSON is read here, never a round state: the hand and drawn tile of the bot's own
+seat, every seat's public table (discards with their tiles where shown, exposed melds, ting
+declarations, opened flags), the wall count, winds, the treasure when the seat may see it, the
+phase, and the legal actions the view lists. The room options are public (every seat knows the
+rules it plays) and are passed beside the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine.actions import ACTION_TYPES, Action
+from rules.hand import Meld, MeldKind, SpecialKongName
+from rules.tiles import NUM_KINDS, NUM_KINDS_WITH_FLOWERS, Tile, tile_name
+
+TILE_OF: Mapping[str, Tile] = {tile_name(t): t for t in range(NUM_KINDS_WITH_FLOWERS)}
+"""Tile name (``"5m"``) → kind: the view's notation read without the parser's generality."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """What the bot sees of another seat."""
+
+    seat: int
+    discards: tuple[Tile, ...]
+    """Every discard whose face is shown, claimed ones included (their tile was seen)."""
+    melds: int
+    opened: bool
+    ting: bool
+    concealed_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    """A seat's view as kinds: ``hand`` is every concealed tile (the drawn tile included)."""
+
+    variant: str
+    seat: int
+    dealer: int
+    round_wind: Tile
+    seat_wind: Tile
+    hand: tuple[Tile, ...]
+    drawn: Tile | None
+    melds: tuple[Meld, ...]
+    ting: bool
+    opened: tuple[bool, bool, bool, bool]
+    opponents: tuple[Opponent, ...]
+    unseen: tuple[int, ...]
+    """Per kind (34), the copies this seat has not seen (4 − own hand, melds shown, discards
+    shown, the treasure indicator if seen)."""
+    wall_left: int
+    treasure: Tile | None
+    phase: Mapping[str, Any]
+    legal: tuple[Action, ...]
+    extra: Mapping[str, Any]
+    """Facts of the view a variant's hand rules read (winds, flowers, 連莊)."""
+    options: Mapping[str, Any]
+    my_discards: tuple[Tile, ...]
+
+
+def _meld(data: Mapping[str, Any]) -> Meld:
+    kind: MeldKind = data["type"]
+    name: SpecialKongName | None = data.get("name")
+    return Meld(
+        kind=kind,
+        tiles=tuple(TILE_OF[t] for t in data["tiles"]),
+        concealed=bool(data.get("concealed", False)),
+        from_seat=data.get("from"),
+        added=bool(data.get("added", False)),
+        name=name,
+    )
+
+
+def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
+    """The bot's reading of ``view`` (a seat's own :func:`~rules.views.seat_view`)."""
+    me = int(view["you"])
+    seen = [0] * NUM_KINDS_WITH_FLOWERS
+    seats = view["seats"]
+    mine = seats[me]
+    hand = [TILE_OF[t] for t in mine["concealed"]]
+    drawn = TILE_OF[mine["drawn"]] if mine.get("drawn") else None
+    if drawn is not None:
+        hand.append(drawn)
+    hand.sort()
+    for t in hand:
+        seen[t] += 1
+    opponents: list[Opponent] = []
+    my_melds: tuple[Meld, ...] = ()
+    my_discards: tuple[Tile, ...] = ()
+    for index, seat in enumerate(seats):
+        discards = tuple(TILE_OF[d["tile"]] for d in seat["discards"] if "tile" in d)
+        for d in seat["discards"]:
+            if "tile" in d and not d["claimed"]:
+                seen[TILE_OF[d["tile"]]] += 1
+        melds = [m for m in seat["melds"] if "tiles" in m]
+        for m in melds:
+            for t in m["tiles"]:
+                seen[TILE_OF[t]] += 1
+        if index == me:
+            my_melds = tuple(_meld(m) for m in melds)
+            my_discards = discards
+            continue
+        opponents.append(
+            Opponent(
+                seat=index,
+                discards=discards,
+                melds=len(seat["melds"]),
+                opened=bool(seat["opened"]),
+                ting=bool(seat["ting"]),
+                concealed_count=int(seat["concealed_count"]),
+            )
+        )
+    treasure_data = view.get("treasure")
+    treasure = None
+    if treasure_data and treasure_data.get("tile"):
+        treasure = TILE_OF[treasure_data["tile"]]
+        seen[treasure] += 1
+    unseen = tuple(max(0, 4 - n) for n in seen[:NUM_KINDS])
+    round_wind = TILE_OF[view["round_wind"]]
+    seat_wind = TILE_OF[view["seat_winds"][me]]
+    extra: dict[str, Any] = {"round_wind": round_wind, "seat_wind": seat_wind}
+    if "lianzhuang" in view:
+        extra["lianzhuang"] = int(view["lianzhuang"])
+    if "flowers" in mine:
+        extra["flowers"] = [TILE_OF[t] for t in mine["flowers"]]
+    opened = tuple(bool(s["opened"]) for s in seats)
+    return BotView(
+        variant=str(view["variant"]),
+        seat=me,
+        dealer=int(view["dealer"]),
+        round_wind=round_wind,
+        seat_wind=seat_wind,
+        hand=tuple(hand),
+        drawn=drawn,
+        melds=my_melds,
+        ting=bool(mine["ting"]),
+        opened=(opened[0], opened[1], opened[2], opened[3]),
+        opponents=tuple(opponents),
+        unseen=unseen,
+        wall_left=int(view["wall_left"]),
+        treasure=treasure,
+        phase=view["phase"],
+        legal=tuple(action_of(a) for a in view["legal_actions"]),
+        extra=extra,
+        options=options,
+        my_discards=my_discards,
+    )
+
+
+def action_of(data: Mapping[str, Any]) -> Action:
+    """An action of the view's ``legal_actions`` (written by the engine, so well formed: no
+    validation beyond reading its tiles)."""
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "kind":
+            continue
+        if key == "tile":
+            value = TILE_OF[value]
+        elif key == "tiles":
+            value = tuple(TILE_OF[t] for t in value)
+        fields[key] = value
+    return ACTION_TYPES[data["kind"]](**fields)
