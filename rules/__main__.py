@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--bots", default="hard,basic,hard,basic", help="four levels, seats 0-3")
     arena.add_argument("--rounds", type=int, default=100, help="deals (duplicate rounds)")
     arena.add_argument("--seed", default="0", help="any string; same seed, same result")
+    arena.add_argument(
+        "--every", type=int, default=0, help="also report after every N deals (partial lines)"
+    )
 
     verify = commands.add_parser(
         "verify",
@@ -79,7 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "arena":
         from rules.arena import arena_main
 
-        return arena_main(variant=args.variant, bots=args.bots, rounds=args.rounds, seed=args.seed)
+        return arena_main(
+            variant=args.variant,
+            bots=args.bots,
+            rounds=args.rounds,
+            seed=args.seed,
+            every=args.every,
+        )
     from rules.wall import verify_main
 
     return verify_main(args.file)
