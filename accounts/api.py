@@ -28,6 +28,7 @@ from accounts.errors import (
     ClubPermissionDenied,
     InviteCodeNotFound,
 )
+from accounts.membership import active_club_ids
 from accounts.models import Club, Membership, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiAuthThrottle, ApiPagination, refusal
 
@@ -286,9 +287,7 @@ class MembershipViewSet(viewsets.GenericViewSet):  # type: ignore[type-arg]
         """Memberships of the clubs I am an active member of (others are not found)."""
         if getattr(self, "swagger_fake_view", False):
             return Membership.objects.none()
-        clubs = Membership.objects.filter(
-            user=_me(self.request), status=Membership.Status.ACTIVE
-        ).values("club")
+        clubs = active_club_ids(_me(self.request))
         return Membership.objects.filter(club__in=clubs).select_related("club", "user")
 
     def _decide(self, request: Request, name: str) -> Response:

@@ -1,4 +1,4 @@
-"""Cost of one move at a live table: ``tables.services.round_apply_action`` end to end.
+"""Cost of one move at a live table: ``tables.commands.round_apply_action`` end to end.
 
 Bots play ``--rounds`` whole Changchun rounds through the real service (row lock, engine, state
 snapshot, events with their per-viewer redactions, the action record, the commit and the
@@ -33,7 +33,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from accounts import services as accounts  # noqa: E402
 from accounts.models import User  # noqa: E402
-from tables import bots, gameplay, services  # noqa: E402
+from tables import bots, gameplay, matches, rooms  # noqa: E402
+from tables.game import commands, store  # noqa: E402
 from tables.models import Round  # noqa: E402
 
 
@@ -43,10 +44,10 @@ def main() -> None:
     args = parser.parse_args()
     user = User.objects.create_user(f"bench{time.time_ns()}", password="x")
     club = accounts.club_create(owner=user, name="bench")
-    room = services.room_create(user=user, club=club, name="bench", variant="changchun")
-    services.seat_take(room=room, user=user)
-    services.seats_fill_with_bots(room=room, user=user)
-    services.seat_set_ready(room=room, user=user)
+    room = rooms.room_create(user=user, club=club, name="bench", variant="changchun")
+    rooms.seat_take(room=room, user=user)
+    rooms.seats_fill_with_bots(room=room, user=user)
+    rooms.seat_set_ready(room=room, user=user)
     times: list[float] = []
     queries = 0
     for _ in range(args.rounds):
@@ -56,13 +57,13 @@ def main() -> None:
             rnd = Round.objects.select_related("match__room").get(pk=rnd.pk)
             if rnd.status != Round.Status.PLAYING:
                 break
-            state = services.load_state(rnd)
+            state = store.load_state(rnd)
             seat = gameplay.deciders(state)[0]
             action = gameplay.action_json(bots.choose_action(state, seat))
             reset_queries()
             with CaptureQueriesContext(connection) as captured:
                 start = time.perf_counter()
-                outcome = services.round_apply_action(
+                outcome = commands.round_apply_action(
                     round_id=rnd.pk,
                     seat=seat,
                     action_json=action,
@@ -72,8 +73,8 @@ def main() -> None:
             queries += len(captured)
             assert outcome.ok, outcome
         assert rnd.ended_at is not None
-        later = rnd.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
-        services.match_next_round(match_id=rnd.match_id, after_number=rnd.number, now=later)
+        later = rnd.ended_at + timedelta(seconds=commands.NEXT_ROUND_AFTER_S)
+        matches.match_next_round(match_id=rnd.match_id, after_number=rnd.number, now=later)
     ordered = sorted(times)
     vendor = connection.vendor
     print(f"# {vendor}, {args.rounds} rounds, {len(times)} moves")

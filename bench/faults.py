@@ -130,7 +130,8 @@ def check_database(tables: list[list[Player]], stats: Stats, clients: list[SeatC
     """What every scenario must leave: the same truth in the database and in every socket."""
     from django.db import close_old_connections
 
-    from tables import gameplay, selectors, services
+    from tables import gameplay, selectors
+    from tables.game import store
     from tables.models import ActionRecord
 
     close_old_connections()  # this process's own connection may have died with PostgreSQL
@@ -139,7 +140,7 @@ def check_database(tables: list[list[Player]], stats: Stats, clients: list[SeatC
     for players in tables:
         rnd = selectors.current_round(players[0].room_id)
         assert rnd is not None
-        replayed = services.replay_state(rnd)
+        replayed = store.replay_state(rnd)
         same = gameplay.dump_state(replayed) == rnd.state
         check(
             same,
@@ -254,7 +255,8 @@ def drive_to_end(room_ids: list[int], on_end: Callable[[int], None], deadline: f
     """Play the rounds of these rooms in-process (the room bots' moves: they take every win and
     declare ting when they can, so rounds end in wins as well as draws), one move per room in
     turn, until each round has ended; ``on_end(round_id)`` after each end."""
-    from tables import bots, gameplay, selectors, services
+    from tables import bots, gameplay, selectors
+    from tables.game import commands, store
     from tables.models import Round
 
     live = set(room_ids)
@@ -267,10 +269,10 @@ def drive_to_end(room_ids: list[int], on_end: Callable[[int], None], deadline: f
                 live.discard(room_id)
                 on_end(rnd.pk)
                 continue
-            state = services.load_state(rnd)
+            state = store.load_state(rnd)
             seat = gameplay.deciders(state)[0]
             serial += 1
-            services.round_apply_action(
+            commands.round_apply_action(
                 round_id=rnd.pk,
                 seat=seat,
                 action_json=gameplay.action_json(bots.choose_action(state, seat)),
@@ -281,16 +283,16 @@ def drive_to_end(room_ids: list[int], on_end: Callable[[int], None], deadline: f
 def fresh_rounds(tables: list[list[Player]]) -> list[int]:
     """Deal a new round in each room (end any match in play, four ready presses)."""
     from accounts.models import User
-    from tables import services
+    from tables import rooms
     from tables.models import Room
 
     for players in tables:
         room = Room.objects.get(pk=players[0].room_id)
         users = [User.objects.get(username=p.username) for p in players]
-        services.seat_leave(room=room, user=users[0])  # ends a match in play
-        services.seat_take(room=room, user=users[0], index=0)
+        rooms.seat_leave(room=room, user=users[0])  # ends a match in play
+        rooms.seat_take(room=room, user=users[0], index=0)
         for user in users:
-            services.seat_set_ready(room=room, user=user)
+            rooms.seat_set_ready(room=room, user=user)
     return [players[0].room_id for players in tables]
 
 

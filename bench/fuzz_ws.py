@@ -329,7 +329,7 @@ def main(argv: list[str]) -> int:
     try:
         import faults
 
-        from tables import services
+        from tables import rooms
         from tables.models import Room
 
         # No deadline may fire during the run: only our frames may move the round.
@@ -339,7 +339,7 @@ def main(argv: list[str]) -> int:
         asyncio.run(websocket_phase(players[0], stack.ports[0], args.seconds, rng))
         room = Room.objects.get(pk=players[0].room_id)
         for p in players:  # the match ends: nothing moves in the background any more
-            services.seat_leave(room=room, user=User.objects.get(username=p.username))
+            rooms.seat_leave(room=room, user=User.objects.get(username=p.username))
         JUDGE_CASES[:] = judge_cases()
         log(f"HTTP fuzz for {args.seconds:.0f} s ({len(JUDGE_CASES)} judge cases to mutate)")
         http_phase(stack.ports[0], token.key, args.seconds, rng)

@@ -365,11 +365,11 @@ def prepare_tables(count: int, *, variant: str = "changchun", first: int = 0) ->
 
     from accounts import services as account_services
     from accounts.models import Membership, User
-    from tables import services as table_services
+    from tables import rooms
     from tables.models import Room, Seat
 
     # The stack may not run yet: seat changes' notifications would log a Redis error each.
-    logging.getLogger("tables.services").setLevel(logging.CRITICAL)
+    logging.getLogger("tables.notify").setLevel(logging.CRITICAL)
     hashed = make_password(PASSWORD)  # one hash for all: the hasher runs once, not 4 × K times
     tables: list[list[Player]] = []
     for t in range(first, first + count):
@@ -386,12 +386,12 @@ def prepare_tables(count: int, *, variant: str = "changchun", first: int = 0) ->
             club = account_services.club_create(owner=users[0], name=f"load club {t}")
             for user in users[1:]:
                 Membership.objects.create(club=club, user=user)
-            room = table_services.room_create(
+            room = rooms.room_create(
                 user=users[0], club=club, name=name, variant=variant, allow_bots=False
             )
         for s, user in enumerate(users):
             if not Seat.objects.filter(room=room, user=user, index=s).exists():
-                table_services.seat_take(room=room, user=user, index=s)
+                rooms.seat_take(room=room, user=user, index=s)
         players = []
         for s, user in enumerate(users):
             store = SessionStore()
@@ -401,7 +401,7 @@ def prepare_tables(count: int, *, variant: str = "changchun", first: int = 0) ->
             store.create()
             players.append(Player(t, room.pk, s, user.username, str(store.session_key)))
         tables.append(players)
-    logging.getLogger("tables.services").setLevel(logging.NOTSET)
+    logging.getLogger("tables.notify").setLevel(logging.NOTSET)
     return tables
 
 
@@ -1099,18 +1099,19 @@ def cmd_cost(args: argparse.Namespace) -> int:
         from django.test.utils import CaptureQueriesContext
 
         from accounts.models import User
-        from tables import gameplay, selectors, services
+        from tables import gameplay, rooms, selectors
         from tables.consumers import TableConsumer
+        from tables.game import commands, store
         from tables.models import Room
 
         (players,) = prepare_tables(1, first=950)
         room_id = players[0].room_id
         room_users = [User.objects.get(username=p.username) for p in players]
         room = Room.objects.get(pk=room_id)
-        services.seat_leave(room=room, user=room_users[0])  # ends a match in play: a new round
-        services.seat_take(room=room, user=room_users[0], index=0)
+        rooms.seat_leave(room=room, user=room_users[0])  # ends a match in play: a new round
+        rooms.seat_take(room=room, user=room_users[0], index=0)
         for user in room_users:
-            services.seat_set_ready(room=room, user=user)
+            rooms.seat_set_ready(room=room, user=user)
         sockets = []
         for user in room_users:
             consumer = TableConsumer()
@@ -1131,12 +1132,12 @@ def cmd_cost(args: argparse.Namespace) -> int:
             rnd = selectors.current_round(room_id)
             if rnd is None or rnd.status != "playing":
                 break
-            state = services.load_state(rnd)
+            state = store.load_state(rnd)
             seat = gameplay.deciders(state)[0]
             action = gameplay.action_json(gameplay.auto_play_action(state, seat))
             with CaptureQueriesContext(connection) as captured:
                 start = time.perf_counter()
-                services.round_apply_action(
+                commands.round_apply_action(
                     round_id=rnd.pk, seat=seat, action_json=action, client_action_id=f"{RUN_ID}c{i}"
                 )
                 timings["action"].append(time.perf_counter() - start)

@@ -64,12 +64,13 @@ def worker_ping() -> None:
 
 def clock_jobs() -> list[Job]:
     from scoring import services as scoring
-    from tables import services as tables
+    from tables import matches, rooms
+    from tables.game import commands
 
     return [
-        Job("deadlines", 1.0, tables.sweep_deadlines, beat=heartbeat.CLOCK),
-        Job("next rounds", 5.0, tables.sweep_overdue),
-        Job("presence", 5.0, tables.sweep_presence),
+        Job("deadlines", 1.0, commands.sweep_deadlines, beat=heartbeat.CLOCK),
+        Job("next rounds", 5.0, matches.sweep_overdue),
+        Job("presence", 5.0, rooms.sweep_presence),
         Job("settlements", 60.0, scoring.sweep_unsettled),
         Job("worker ping", 5.0, worker_ping),
     ]

@@ -1,6 +1,6 @@
 """The hook from the live tables: ``tables.signals.round_finished`` enqueues the settlement.
 
-``tables.services`` sends the signal inside ``transaction.on_commit`` of the transaction that
+``tables.game.commands`` sends the signal inside ``transaction.on_commit`` of the transaction that
 ended the round, so the task is enqueued only once the ended round is committed (a worker never
 looks for a round that is not there yet). If the broker is down the message is lost, and the
 clock's settlement sweep (``scoring.services.sweep_unsettled``) settles the round later.

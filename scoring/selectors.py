@@ -20,7 +20,8 @@ from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Su
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from accounts.models import Club, Membership, User
+from accounts import membership
+from accounts.models import Club, User
 from scoring.labels import fan_label, kong_label, unit_label, win_by_label
 from scoring.models import LedgerEntry, RoundSettlement
 from tables.models import Match, Round
@@ -43,9 +44,7 @@ def is_club_member(user: Any, club_id: int) -> bool:
     """Active members of a club may see its matches, rounds, replays and board."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return Membership.objects.filter(
-        club_id=club_id, user=user, status=Membership.Status.ACTIVE
-    ).exists()
+    return membership.is_active_member(user, club_id)
 
 
 ClubScope = Club | int | Collection[int] | None
@@ -70,11 +69,7 @@ def club_ids(club: ClubScope) -> tuple[int, ...] | None:
 
 
 def member_club_ids(user: Any) -> list[int]:
-    return list(
-        Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values_list(
-            "club_id", flat=True
-        )
-    )
+    return list(membership.active_memberships(user).values_list("club_id", flat=True))
 
 
 # --- my matches -------------------------------------------------------------------------------

@@ -1,15 +1,15 @@
 """Settlement (结算): turn an ended round into its ledger, once.
 
-The round's truth is its seed, dealer and action list (``tables.services``); the settlement replays
-them through the engine (:func:`replay_round`) instead of trusting a summary, because the ledger
-needs what the summary does not keep: which kong each kong payment belongs to, and the payments
-before the cap. :func:`draft_ledger` is pure (no database): it is what the property tests drive
-over thousands of simulated rounds. :func:`settle_round` writes the draft under the round's row
-lock; it is idempotent (a second run, or a concurrent one, finds the settlement and returns it)
+The round's truth is its seed, dealer and action list (``tables.game.store``); the settlement
+replays them through the engine (:func:`replay_round`) instead of trusting a summary, because the
+ledger needs what the summary does not keep: which kong each kong payment belongs to, and the
+payments before the cap. :func:`draft_ledger` is pure (no database): it is what the property tests
+drive over thousands of simulated rounds. :func:`settle_round` writes the draft under the round's
+row lock; it is idempotent (a second run, or a concurrent one, finds the settlement and returns it)
 and the database's unique and check constraints (``scoring.models``) are the last guard.
 
 Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
-spec README item 7), and ``tables.services`` already deals the match's next round with it (after
+spec README item 7), and ``tables.matches`` already deals the match's next round with it (after
 its settlement pause, or as soon as all four seats are ready; ``tables.tasks.match_next_round``
 and its sweeper). The settlement therefore records ``next_dealer`` and does **not** start a round
 itself: doing it here too would deal twice.
@@ -18,16 +18,15 @@ itself: doing it here too would deal twice.
 from __future__ import annotations
 
 import logging
-import random
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
+from config.retry import with_retries
 from rules.engine import RoundState, action_from_json, apply, new_round
 from rules.engine.events import Event, Melded
 from rules.hand import Meld, Transfer
@@ -35,13 +34,12 @@ from rules.payments import nets
 from rules.registry import get_variant
 from rules.tiles import format_tiles, tile_name
 from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
+from tables.game.store import round_setup_of
 from tables.models import Round
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
 SEATS = range(4)
-_MAX_ATTEMPTS = 8
 
 
 # --- replay -----------------------------------------------------------------------------------
@@ -68,7 +66,7 @@ def replay_round(
 ) -> list[ReplayStep]:
     """Every step of a round, from the deal to its last stored action (spec README: a round is a
     pure function of its seed, dealer and actions). ``setup``: the ``round_wind`` and
-    ``lianzhuang`` a Taiwan 16 match dealt it with (``tables.services.round_setup_of``)."""
+    ``lianzhuang`` a Taiwan 16 match dealt it with (``tables.game.store.round_setup_of``)."""
     state, events = new_round(
         variant=get_variant(variant),
         options=dict(options),
@@ -85,8 +83,6 @@ def replay_round(
 
 def replay_stored_round(rnd: Round) -> list[ReplayStep]:
     """:func:`replay_round` of a stored round (its match gives the variant and options)."""
-    from tables.services import round_setup_of
-
     match = rnd.match
     setup = round_setup_of(rnd)
     return replay_round(
@@ -232,20 +228,6 @@ def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
 # --- writing ----------------------------------------------------------------------------------
 
 
-def _with_retries(fn: Callable[[], T]) -> T:
-    """Run ``fn`` in a transaction; retry when SQLite reports a busy database (PostgreSQL's row
-    lock makes this loop run once)."""
-    for attempt in range(_MAX_ATTEMPTS):
-        try:
-            with transaction.atomic():
-                return fn()
-        except OperationalError:
-            if attempt == _MAX_ATTEMPTS - 1:
-                raise
-            time.sleep(0.005 * (attempt + 1) + random.random() * 0.01)  # jitter, not a secret
-    raise AssertionError("unreachable")
-
-
 def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
     """Insert the settlement, its four entries, fan items and kong payments (in the caller's
     transaction). The constraints refuse a draft that is not zero-sum or breaks the cap."""
@@ -341,7 +323,7 @@ def settle_round(round_id: int) -> RoundSettlement | None:
         return write_ledger(locked, draft)
 
     try:
-        return _with_retries(write)
+        return with_retries(write)
     except IntegrityError:
         found = RoundSettlement.objects.filter(round_id=round_id).first()
         if found is None:

@@ -1,7 +1,7 @@
 """Rooms, seats and matches in the admin, scoped to the clubs the signed-in manager runs.
 
 A club manager (owner/admin of a club) opens, edits, closes and reopens rooms, dissolves a running
-table (网管解散) and removes a player from a seat, always through ``tables.services`` so the same
+table (网管解散) and removes a player from a seat, always through ``tables.club_admin`` so the same
 locks and rules apply as at the table. Matches and their rounds are read-only: the round's seed is
 shown only once the round is over (it would reveal every hand). Site staff see every club.
 """
@@ -21,8 +21,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from accounts.models import User
-from tables import room_options, services
+from tables import club_admin, room_options
 from tables.admin_forms import DissolveActionForm, RoomAdminForm
+from tables.errors import TableError
 from tables.models import Match, Room, Round, Seat
 
 
@@ -38,7 +39,7 @@ def _run_each(
     for item in items:
         try:
             work(item)
-        except services.TableError as error:
+        except TableError as error:
             model_admin.message_user(request, f"{item}: {error}", level=messages.ERROR)
         else:
             count += 1
@@ -132,7 +133,7 @@ class RoomAdmin(ClubScopedModelAdmin):
             self,
             request,
             queryset,
-            lambda room: services.room_close(room=room, actor=request.user),
+            lambda room: club_admin.room_close(room=room, actor=request.user),
             _("已关闭 %(count)d 个房间。"),
         )
 
@@ -142,7 +143,7 @@ class RoomAdmin(ClubScopedModelAdmin):
             self,
             request,
             queryset,
-            lambda room: services.room_reopen(room=room, actor=request.user),
+            lambda room: club_admin.room_reopen(room=room, actor=request.user),
             _("已重新开放 %(count)d 个房间。"),
         )
 
@@ -158,7 +159,7 @@ class RoomAdmin(ClubScopedModelAdmin):
             self,
             request,
             queryset,
-            lambda room: services.table_dissolve(room=room, actor=request.user, reason=reason),
+            lambda room: club_admin.table_dissolve(room=room, actor=request.user, reason=reason),
             _("已解散 %(count)d 张牌桌。"),
         )
 
@@ -195,7 +196,7 @@ class SeatAdmin(ClubScopedModelAdmin):
             self,
             request,
             queryset,
-            lambda seat: services.seat_remove(
+            lambda seat: club_admin.seat_remove(
                 room=seat.room, actor=request.user, index=seat.index, reason=reason
             ),
             _("已请离 %(count)d 个座位。"),

@@ -25,10 +25,12 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts import membership
 from accounts.codes import normalize_code
-from accounts.models import Club, Membership, User
+from accounts.models import Club, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
-from tables import services
+from tables import club_admin, rooms
+from tables.errors import TableError
 from tables.models import Match, Room, Round, Seat, Variant
 from tables.room_options import options_schema
 
@@ -41,7 +43,7 @@ def _me(request: Request) -> User:
     return user
 
 
-def table_refusal(error: services.TableError) -> Response:
+def table_refusal(error: TableError) -> Response:
     """A table service's refusal: 403 for a missing role, else 409 (the table's state)."""
     code = getattr(error, "code", "table_error")
     http = status.HTTP_403_FORBIDDEN if code in _FORBIDDEN_CODES else status.HTTP_409_CONFLICT
@@ -194,10 +196,9 @@ class DissolveSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 def rooms_visible_to(user: User) -> QuerySet[Room]:
     """Rooms of the clubs the player is an active member of, with what the list shows."""
-    clubs = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values("club")
     playing = Match.objects.filter(room=OuterRef("pk"), status=Match.Status.PLAYING)
     return (
-        Room.objects.filter(club__in=clubs)
+        Room.objects.filter(club__in=membership.active_club_ids(user))
         .select_related("club")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .annotate(
@@ -269,9 +270,9 @@ class RoomViewSet(
         return rooms
 
     def handle_exception(self, exc: Exception) -> Response:
-        """A table service's refusal (:class:`tables.services.TableError`) from any action is
+        """A table service's refusal (:class:`tables.TableError`) from any action is
         answered by :func:`table_refusal`; everything else as DRF does."""
-        if isinstance(exc, services.TableError):
+        if isinstance(exc, TableError):
             return table_refusal(exc)
         response: Response = super().handle_exception(exc)
         return response
@@ -289,7 +290,7 @@ class RoomViewSet(
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         try:
-            room = services.room_create(user=_me(request), **fields)
+            room = rooms.room_create(user=_me(request), **fields)
         except DjangoValidationError as error:
             raise serializers.ValidationError(_validation_detail(error)) from error
         return self._room_answer(room, status.HTTP_201_CREATED)
@@ -301,7 +302,7 @@ class RoomViewSet(
         room = self.get_object()
         data = SeatRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
+        rooms.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
         return self._room_answer(room)
 
     @extend_schema(request=JoinByCodeSerializer, responses={200: RoomDetailSerializer, **ERRORS})
@@ -314,7 +315,7 @@ class RoomViewSet(
         room = self.get_queryset().filter(invite_code=code).first()
         if room is None:
             return refusal("no such room in your clubs", "room_not_found", 404)
-        services.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
+        rooms.seat_take(room=room, user=_me(request), index=data.validated_data.get("index"))
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
@@ -322,7 +323,7 @@ class RoomViewSet(
     def leave(self, request: Request, pk: str | None = None) -> Response:
         """Stand up (离座); during a match this ends the match (spec README, item 1)."""
         room = self.get_object()
-        services.seat_leave(room=room, user=_me(request))
+        rooms.seat_leave(room=room, user=_me(request))
         return self._room_answer(room)
 
     @extend_schema(request=ReadySerializer, responses={200: RoomDetailSerializer, **ERRORS})
@@ -332,7 +333,7 @@ class RoomViewSet(
         room = self.get_object()
         data = ReadySerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.seat_set_ready(room=room, user=_me(request), ready=data.validated_data["ready"])
+        rooms.seat_set_ready(room=room, user=_me(request), ready=data.validated_data["ready"])
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
@@ -340,7 +341,7 @@ class RoomViewSet(
     def bots(self, request: Request, pk: str | None = None) -> Response:
         """Fill every empty seat with a bot (rooms that allow bots; I must be seated)."""
         room = self.get_object()
-        services.seats_fill_with_bots(room=room, user=_me(request))
+        rooms.seats_fill_with_bots(room=room, user=_me(request))
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
@@ -348,7 +349,7 @@ class RoomViewSet(
     def close(self, request: Request, pk: str | None = None) -> Response:
         """关闭房间 (club owner or admin): everyone stands up; refused while a match is in play."""
         room = self.get_object()
-        services.room_close(room=room, actor=_me(request))
+        club_admin.room_close(room=room, actor=_me(request))
         return self._room_answer(room)
 
     @extend_schema(request=DissolveSerializer, responses={200: RoomDetailSerializer, **ERRORS})
@@ -359,7 +360,9 @@ class RoomViewSet(
         room = self.get_object()
         data = DissolveSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.table_dissolve(room=room, actor=_me(request), reason=data.validated_data["reason"])
+        club_admin.table_dissolve(
+            room=room, actor=_me(request), reason=data.validated_data["reason"]
+        )
         return self._room_answer(room)
 
 

@@ -24,7 +24,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from tables import gameplay, presence, protocol, selectors, services
+from accounts import membership
+from tables import gameplay, notify, presence, protocol, rooms, selectors
+from tables.errors import TableError
+from tables.game import commands, store
 from tables.models import Room, Round
 
 log = logging.getLogger(__name__)
@@ -92,10 +95,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             )
             return
         self.keep_present = asyncio.create_task(self._keep_present())
-        await self.channel_layer.group_add(services.room_group(self.room_id), self.channel_name)
+        await self.channel_layer.group_add(notify.room_group(self.room_id), self.channel_name)
         self.joined = True
         if self.seat is not None:
-            await self._db(services.seat_presence_sync, room_id=self.room_id)
+            await self._db(rooms.seat_presence_sync, room_id=self.room_id)
         await self._send_all(await self._db(self._table_if_changed))
 
     async def disconnect(self, code: int) -> None:
@@ -105,7 +108,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             keep_present.cancel()
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(
-                services.room_group(self.room_id), self.channel_name
+                notify.room_group(self.room_id), self.channel_name
             )
         if getattr(self, "present", False):
             await asyncio.to_thread(
@@ -115,7 +118,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 channel=self.channel_name,
             )
             if self.seat is not None:
-                await self._db(services.seat_presence_sync, room_id=self.room_id)
+                await self._db(rooms.seat_presence_sync, room_id=self.room_id)
 
     def _presence_open(self) -> bool:
         """Count this socket in (presence with a TTL, :mod:`tables.presence`); False when the
@@ -150,17 +153,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         at a time. Each thread has its own connection (from the pool, returned after each
         call); a socket still handles one message at a time, and the round's row lock orders
         the moves of one table."""
-        outcome: tuple[T, list[services.Notification]] = await database_sync_to_async(
+        outcome: tuple[T, list[notify.Notification]] = await database_sync_to_async(
             self._collecting, thread_sensitive=False, executor=DATABASE_THREADS
         )(fn, args, kwargs)
-        await services.notifications_send(outcome[1])
+        await notify.notifications_send(outcome[1])
         return outcome[0]
 
     @staticmethod
     def _collecting(
         fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[T, list[services.Notification]]:
-        with services.notifications_collected() as notifications:
+    ) -> tuple[T, list[notify.Notification]]:
+        with notify.notifications_collected() as notifications:
             result = fn(*args, **kwargs)
         return result, notifications
 
@@ -171,13 +174,13 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _admit(self) -> tuple[int, str, str] | None:
         """Active members of the room's club: its players, or spectators when the room allows
         them; else a refusal. A seat left behind by someone who is no longer a member is
-        cleared on the way (:func:`services.member_lost`)."""
+        cleared on the way (:func:`rooms.member_lost`)."""
         room = Room.objects.filter(pk=self.room_id).first()
         if room is None:
             return (CLOSE_NOT_FOUND, "no_room", "no such room")
-        if not selectors.is_active_member(self.user, room.club_id):
+        if not membership.is_active_member(self.user, room.club_id):
             if selectors.seat_of(self.room_id, self.user) is not None:
-                services.member_lost(club_id=room.club_id, user_id=self.user.pk)
+                rooms.member_lost(club_id=room.club_id, user_id=self.user.pk)
             return (CLOSE_FORBIDDEN, "not_allowed", "this room is not open to you")
         seat = selectors.seat_of(self.room_id, self.user)
         if seat is not None:
@@ -377,7 +380,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.seat = index
         if changed and index is not None:
             # Sat down while connected: the seat is online (this socket is present already).
-            services.seat_presence_sync(room_id=self.room_id)
+            rooms.seat_presence_sync(room_id=self.room_id)
         return changed
 
     def _table_if_changed(self) -> list[dict[str, Any]]:
@@ -389,7 +392,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return [table]
 
     def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
-        state = services.load_state(rnd)
+        state = store.load_state(rnd)
         self._begin(rnd.pk, last_seq=rnd.last_seq, status=rnd.status)
         return [selectors.snapshot_message(rnd, state, self.seat)]
 
@@ -417,7 +420,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         events = selectors.visible_events(
             rnd, self.seat, after_seq=self.cursor, upto_seq=rnd.last_seq
         )
-        decision = selectors.decision_message(rnd, services.load_state(rnd), self.seat)
+        decision = selectors.decision_message(rnd, store.load_state(rnd), self.seat)
         return self._advance(
             rnd.pk,
             events,
@@ -457,7 +460,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return protocol.error("no_round", "no round is in play", client_action_id=cid)
         if "round_id" in fields and fields["round_id"] != round_id:
             return protocol.error("stale", "that round is over", client_action_id=cid)
-        outcome = services.round_apply_action(
+        outcome = commands.round_apply_action(
             round_id=round_id,
             seat=self.seat,
             action_json=fields["action"],
@@ -482,16 +485,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _ready(self, ready: bool) -> tuple[str, str] | None:
         try:
-            services.seat_set_ready(
+            rooms.seat_set_ready(
                 room=Room.objects.get(pk=self.room_id), user=self.user, ready=ready
             )
-        except services.TableError as exc:
+        except TableError as exc:
             return (exc.code, str(exc))
         return None
 
     def _back(self) -> tuple[str, str] | None:
         try:
-            services.seat_back(room=Room.objects.get(pk=self.room_id), user=self.user)
-        except services.TableError as exc:
+            rooms.seat_back(room=Room.objects.get(pk=self.room_id), user=self.user)
+        except TableError as exc:
             return (exc.code, str(exc))
         return None

@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Club, Membership
+from accounts import membership
+from accounts.models import Club
 from tables.models import Room
 
 
@@ -29,10 +30,11 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        active = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE)
         club_field = self.fields["club"]
         assert isinstance(club_field, forms.ModelChoiceField)
-        club_field.queryset = Club.objects.filter(pk__in=active.values("club")).order_by("name")
+        club_field.queryset = Club.objects.filter(pk__in=membership.active_club_ids(user)).order_by(
+            "name"
+        )
 
 
 class JoinRoomForm(forms.Form):

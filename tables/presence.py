@@ -6,7 +6,7 @@ cap). A socket refreshes its entries every :data:`REFRESH_S` while it is open an
 when it closes. A socket whose ASGI worker was killed closes nothing: its entries simply expire
 after :data:`TTL_S`, so a seat can no longer stay "connected" for ever, as the old database
 counter (``Seat.connections ± 1``) did. ``Seat.connected`` stays as what the others were last
-shown; :func:`tables.services.seat_presence_sync` brings it in line with this module, on connect
+shown; :func:`tables.rooms.seat_presence_sync` brings it in line with this module, on connect
 and disconnect and from the clock for the expiries nobody announced.
 
 Redis being unreachable makes presence unknown (``None``), never "everyone left": a match is not

@@ -1,7 +1,7 @@
 """Signals from other apps that change who may be at a table.
 
 A membership deleted (a player left or was removed, or the club was deleted), made inactive, or
-a user account deactivated: after the commit, :func:`tables.services.member_lost` stands the
+a user account deactivated: after the commit, :func:`tables.rooms.member_lost` stands the
 player up and closes their sockets at the club's tables (issue 14, item 8: a member who left
 kept playing and was paid; a removed spectator kept receiving the game).
 """
@@ -16,14 +16,13 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from accounts.models import Membership, User
+from tables.rooms import member_lost
 
 log = logging.getLogger(__name__)
 
 
 def _after_commit(club_id: int, user_id: int) -> None:
     def run() -> None:
-        from tables.services import member_lost
-
         try:
             member_lost(club_id=club_id, user_id=user_id)
         except Exception:  # the socket's next resync re-checks membership anyway

@@ -11,16 +11,15 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from accounts.models import Membership
+from accounts import membership
 from tables import gameplay
 from tables.models import Match, Room, Round, RoundEvent, Seat
 
 
 def rooms_for_lobby(user: Any) -> QuerySet[Room]:
     """Rooms of the user's clubs (active membership) that are not closed, with a seat count."""
-    clubs = Membership.objects.filter(user=user, status=Membership.Status.ACTIVE).values("club")
     return (
-        Room.objects.filter(club__in=clubs)
+        Room.objects.filter(club__in=membership.active_club_ids(user))
         .exclude(status=Room.Status.CLOSED)
         .annotate(seated=Count("seats", distinct=True))
         .select_related("club")
@@ -28,15 +27,9 @@ def rooms_for_lobby(user: Any) -> QuerySet[Room]:
     )
 
 
-def is_active_member(user: Any, club_id: int) -> bool:
-    return Membership.objects.filter(
-        club_id=club_id, user=user, status=Membership.Status.ACTIVE, user__is_active=True
-    ).exists()
-
-
 def user_can_watch(user: Any, room: Room) -> bool:
     """Spectators: active members of the room's club, when the room allows spectators."""
-    return room.allow_spectators and is_active_member(user, room.club_id)
+    return room.allow_spectators and membership.is_active_member(user, room.club_id)
 
 
 def seat_of(room_id: int, user: Any) -> Seat | None:

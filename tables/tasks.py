@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tables import services
+from tables import matches
+from tables.game import commands
 
 
 @shared_task(name="tables.round_autoplay", ignore_result=True)
 def round_autoplay(round_id: int, version: int) -> bool:
     """Bots and 托管 seats that must decide at ``version`` act."""
-    return services.round_autoplay(round_id=round_id, version=version)
+    return commands.round_autoplay(round_id=round_id, version=version)
 
 
 @shared_task(name="tables.match_next_round", ignore_result=True)
 def match_next_round(match_id: int, after_number: int) -> int | None:
     """The settlement pause is over: deal the next round if all four are still seated."""
-    dealt = services.match_next_round(match_id=match_id, after_number=after_number)
+    dealt = matches.match_next_round(match_id=match_id, after_number=after_number)
     return None if dealt is None else dealt.pk

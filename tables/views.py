@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
+from accounts import membership
 from accounts.codes import normalize_code
-from accounts.models import Membership
-from tables import selectors, services
+from tables import rooms, selectors
+from tables.errors import TableError
 from tables.forms import JoinRoomForm, RoomForm
 from tables.models import Room
 
@@ -28,9 +29,7 @@ def _player(request: HttpRequest) -> Any:
 def _room_for(request: HttpRequest, room_id: int) -> Room:
     """A room of one of the player's clubs (404 otherwise: rooms of other clubs do not exist)."""
     room = get_object_or_404(Room.objects.select_related("club"), pk=room_id)
-    if not Membership.objects.filter(
-        club=room.club, user=_player(request), status=Membership.Status.ACTIVE
-    ).exists():
+    if not membership.is_active_member(_player(request), room.club_id):
         raise Http404("no such room")
     return room
 
@@ -56,7 +55,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         room = form.save(commit=False)
         try:
-            room = services.room_create(
+            room = rooms.room_create(
                 user=request.user,
                 club=room.club,
                 name=room.name,
@@ -67,7 +66,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 allow_spectators=room.allow_spectators,
                 allow_bots=room.allow_bots,
             )
-        except services.TableError as exc:
+        except TableError as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("tables:room", room_id=room.pk)
@@ -80,12 +79,7 @@ def room_join(request: HttpRequest) -> HttpResponse:
     form = JoinRoomForm(request.POST)
     if form.is_valid():
         room = Room.objects.filter(invite_code=normalize_code(form.cleaned_data["code"])).first()
-        if (
-            room is not None
-            and Membership.objects.filter(
-                club=room.club, user=_player(request), status=Membership.Status.ACTIVE
-            ).exists()
-        ):
+        if room is not None and membership.is_active_member(_player(request), room.club_id):
             return redirect("tables:room", room_id=room.pk)
     messages.error(request, _("没有这个房间，或它不在你的亲友圈里。"))
     return redirect("tables:lobby")
@@ -128,22 +122,22 @@ def _seat_post(request: HttpRequest, room_id: int, what: str) -> HttpResponse:
     try:
         if what == "sit":
             raw = request.POST.get("index", "")
-            services.seat_take(
+            rooms.seat_take(
                 room=the_room,
                 user=request.user,
                 index=int(raw) if raw.isascii() and raw.isdigit() else None,
             )
         elif what == "leave":
-            services.seat_leave(room=the_room, user=request.user)
+            rooms.seat_leave(room=the_room, user=request.user)
         elif what == "ready":
-            services.seat_set_ready(
+            rooms.seat_set_ready(
                 room=the_room, user=request.user, ready=request.POST.get("ready", "1") == "1"
             )
         elif what == "bots":
-            services.seats_fill_with_bots(room=the_room, user=request.user)
+            rooms.seats_fill_with_bots(room=the_room, user=request.user)
         elif what == "back":
-            services.seat_back(room=the_room, user=request.user)
-    except services.TableError as exc:
+            rooms.seat_back(room=the_room, user=request.user)
+    except TableError as exc:
         text = str(REFUSALS.get(exc.code, str(exc)))
         if _wants_json(request):
             return JsonResponse({"ok": False, "code": exc.code, "message": text}, status=409)

@@ -18,7 +18,7 @@ def _admin_settings(settings: Any) -> None:
 
 @pytest.fixture
 def world(make_user: Callable[..., Any], make_club: Callable[..., Any]) -> dict[str, Any]:
-    from tables import services
+    from tables import rooms
 
     manager = make_user("manager_a")
     a_players = [make_user(f"pa{i}") for i in range(4)]
@@ -26,8 +26,8 @@ def world(make_user: Callable[..., Any], make_club: Callable[..., Any]) -> dict[
     club_a = make_club(owner=a_players[0], name="A 圈", members=tuple(a_players[1:]))
     club_a.memberships.create(user=manager, role="admin")
     club_b = make_club(owner=b_players[0], name="B 圈", members=tuple(b_players[1:]))
-    room_a = services.room_create(user=a_players[0], club=club_a, name="A 桌", variant="changchun")
-    room_b = services.room_create(user=b_players[0], club=club_b, name="B 桌", variant="harbin")
+    room_a = rooms.room_create(user=a_players[0], club=club_a, name="A 桌", variant="changchun")
+    room_b = rooms.room_create(user=b_players[0], club=club_b, name="B 桌", variant="harbin")
     return {
         "manager": manager,
         "a": club_a,

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.models import Membership
 from accounts.services import club_create
-from tables import services
+from tables import rooms
 from tests.api.helpers import settled_match, start_round
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def grow(world, make_user, n):
     """More of everything in club A: rooms with seats and matches, members, settlements."""
     players = world["a_players"]
     for i in range(n):
-        room = services.room_create(
+        room = rooms.room_create(
             user=players[0], club=world["a"], name=f"加桌{i}", variant="siping"
         )
         start_round(room, players)

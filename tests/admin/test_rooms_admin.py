@@ -220,7 +220,7 @@ def test_dissolving_between_rounds_keeps_the_ended_round_and_deals_no_more(manag
     from django.utils import timezone
 
     from scoring.services import settle_round
-    from tables import services
+    from tables import matches
     from tests.api.helpers import play_out
 
     room = world["room_a"]
@@ -234,6 +234,6 @@ def test_dissolving_between_rounds_keeps_the_ended_round_and_deals_no_more(manag
     assert ended.status == Round.Status.ENDED  # already settled: it stays paid
     assert settlement is not None
     later = timezone.now() + timedelta(minutes=5)
-    dealt = services.match_next_round(match_id=match.pk, after_number=ended.number, now=later)
+    dealt = matches.match_next_round(match_id=match.pk, after_number=ended.number, now=later)
     assert dealt is None
     assert LogEntry.objects.filter(object_id=str(room.pk), change_message__contains="散场").exists()

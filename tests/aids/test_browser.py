@@ -76,7 +76,8 @@ def test_a_hand_clicked_into_the_calculator_shows_its_breakdown(live_url: str) -
 
 
 def _step(rnd: Any, rng: random.Random) -> bool:
-    from tables import bots, gameplay, services
+    from tables import bots, gameplay
+    from tables.game import commands
     from tables.models import Round
     from tests.tables.helpers import fresh, state_of
 
@@ -88,7 +89,7 @@ def _step(rnd: Any, rng: random.Random) -> bool:
     legal = gameplay.legal_actions(state, seat)
     claims = gameplay.phase_kind(state) != "turn"
     action = rng.choice(legal) if claims else bots.choose_action(state, seat)
-    outcome = services.round_apply_action(
+    outcome = commands.round_apply_action(
         round_id=rnd.pk,
         seat=seat,
         action_json=gameplay.action_json(action),

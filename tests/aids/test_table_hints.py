@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tables import bots, gameplay, selectors, services
+from tables import bots, gameplay, rooms, selectors
+from tables.game import commands
 from tables.models import Round
 from tests.tables.helpers import fresh, state_of
 
@@ -28,7 +29,7 @@ def _play(rnd: Round, rng: random.Random) -> bool:
     legal = gameplay.legal_actions(state, seat)
     claims = gameplay.phase_kind(state) != "turn"
     action = rng.choice(legal) if claims else bots.choose_action(state, seat)
-    outcome = services.round_apply_action(
+    outcome = commands.round_apply_action(
         round_id=rnd.pk,
         seat=seat,
         action_json=gameplay.action_json(action),
@@ -56,13 +57,13 @@ def test_each_seat_gets_only_its_own_hint_and_hints_do_come(playing: Round) -> N
 
 def test_a_room_with_hints_off_sends_no_hint(players: list[Any], make_club: Any) -> None:
     club = make_club(owner=players[0], members=tuple(players[1:]))
-    room = services.room_create(
+    room = rooms.room_create(
         user=players[0], club=club, name="比赛桌", variant="changchun", options={"hints": False}
     )
     assert room.options["hints"] is False
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_take(room=room, user=user, index=index)
+        rooms.seat_set_ready(room=room, user=user)
     rnd = selectors.current_round(room.pk)
     assert rnd is not None
     rng = random.Random(4)

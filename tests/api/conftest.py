@@ -30,9 +30,9 @@ def club(players: list[Any], make_club: Callable[..., Any]) -> Any:
 
 @pytest.fixture
 def room(club: Any, players: list[Any]) -> Any:
-    from tables import services
+    from tables import rooms
 
-    return services.room_create(user=players[0], club=club, name="东风桌", variant="changchun")
+    return rooms.room_create(user=players[0], club=club, name="东风桌", variant="changchun")
 
 
 @pytest.fixture

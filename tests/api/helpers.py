@@ -20,12 +20,12 @@ def table_settings(settings: Any) -> None:
 
 def start_round(room: Any, players: list[Any]) -> Any:
     """Seat the four players, make them ready: the first round is dealt."""
-    from tables import selectors, services
+    from tables import rooms, selectors
 
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
+        rooms.seat_take(room=room, user=user, index=index)
     for user in players:
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_set_ready(room=room, user=user)
     rnd = selectors.current_round(room.pk)
     assert rnd is not None
     return rnd
@@ -33,14 +33,14 @@ def start_round(room: Any, players: list[Any]) -> Any:
 
 def play_out(rnd: Any, *, limit: int = 400) -> Any:
     """Let every clock run out until the round ends (each seat plays its default action)."""
-    from tables import services
+    from tables.game import commands
     from tables.models import Round
 
     for _ in range(limit):
         rnd = Round.objects.get(pk=rnd.pk)
         if rnd.status != Round.Status.PLAYING:
             return rnd
-        services.round_timeout(
+        commands.round_timeout(
             round_id=rnd.pk,
             decision_version=rnd.decision_version,
             now=timezone.now() + timedelta(hours=1),

@@ -176,10 +176,10 @@ def test_only_a_manager_dissolves_and_everyone_is_told_why(api_for, players, roo
 
 
 def test_lists_are_paginated(api_for, players, club):
-    from tables import services
+    from tables import rooms
 
     for i in range(5):
-        services.room_create(user=players[0], club=club, name=f"桌{i}", variant="siping")
+        rooms.room_create(user=players[0], club=club, name=f"桌{i}", variant="siping")
     page = api_for(players[0]).get("/api/rooms/", {"page_size": 2}).json()
     assert (page["count"], len(page["results"])) == (5, 2)
     assert page["next"] is not None
@@ -231,9 +231,9 @@ def test_password_guessing_on_the_token_endpoint_locks_the_account_out(players, 
 
 
 def test_a_manager_closes_an_idle_room_but_not_one_in_play(api_for, players, room, club):
-    from tables import services
+    from tables import rooms
 
-    busy = services.room_create(user=players[0], club=club, name="忙桌", variant="harbin")
+    busy = rooms.room_create(user=players[0], club=club, name="忙桌", variant="harbin")
     start_round(busy, players)
     owner = api_for(players[0])
     refused = owner.post(f"/api/rooms/{busy.pk}/close/")

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import services
+from tables import rooms
 from tests.api.helpers import settled_match, start_round
 
 pytestmark = pytest.mark.django_db
@@ -30,9 +30,7 @@ def test_a_list_costs_the_same_queries_for_many_rows(
     queries_of(client, url)
     few, count = queries_of(client, url)
     for i in range(4):
-        extra = services.room_create(
-            user=players[0], club=room.club, name=f"桌{i}", variant="harbin"
-        )
+        extra = rooms.room_create(user=players[0], club=room.club, name=f"桌{i}", variant="harbin")
         start_round(extra, players)
         settled_match(extra, players, seed_text=f"q{i}")
         make_club(owner=players[0], name=f"圈{i}")

@@ -37,11 +37,11 @@ def seeded(players: list[Any], room: Any, settings: Any) -> dict[str, Any]:
     from rest_framework.authtoken.models import Token
 
     from accounts.models import Membership
-    from tables import services
+    from tables import rooms
 
     settings.API_THROTTLE_RATES = {"user": "100000/min", "anon": "100000/min", "auth": "1000/min"}
     settled = settled_match(room, players)
-    second = services.room_create(user=players[0], club=room.club, name="西风桌", variant="harbin")
+    second = rooms.room_create(user=players[0], club=room.club, name="西风桌", variant="harbin")
     playing = start_round(second, players)
     token, _ = Token.objects.get_or_create(user=players[0])
     member = Membership.objects.get(club=room.club, user=players[3])

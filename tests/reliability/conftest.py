@@ -32,14 +32,14 @@ def players(make_user: Callable[..., Any]) -> list[Any]:
 @pytest.fixture
 def playing(table_settings: None, players: list[Any], make_club: Callable[..., Any]) -> Any:
     """The room's first round, dealt (seat 0 deals under the fixed seed)."""
-    from tables import selectors, services
+    from tables import rooms, selectors
 
     club = make_club(owner=players[0], members=tuple(players[1:]))
-    room = services.room_create(user=players[0], club=club, name="可靠桌", variant="changchun")
+    room = rooms.room_create(user=players[0], club=club, name="可靠桌", variant="changchun")
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
+        rooms.seat_take(room=room, user=user, index=index)
     for user in players:
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_set_ready(room=room, user=user)
     rnd = selectors.current_round(room.pk)
     assert rnd is not None
     return rnd

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, close_old_connections, connection
 
-from tables import gameplay, services
+from config import retry
+from tables import gameplay
+from tables.game import commands, store
 from tables.models import ActionRecord, Round, RoundEvent
 
 pytestmark = [
@@ -49,7 +51,7 @@ def _facts(rnd: Round) -> tuple[int, int, int, int, int]:
 
 
 def _next_move(rnd: Round) -> tuple[int, dict[str, Any]]:
-    state = services.load_state(Round.objects.select_related("match__room").get(pk=rnd.pk))
+    state = store.load_state(Round.objects.select_related("match__room").get(pk=rnd.pk))
     seat = gameplay.deciders(state)[0]
     return seat, gameplay.action_json(gameplay.auto_play_action(state, seat))
 
@@ -57,7 +59,7 @@ def _next_move(rnd: Round) -> tuple[int, dict[str, Any]]:
 def _drop_before_storing_events(monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:
     """Terminate Django's connection in the next ``times`` actions, after the engine applied the
     action and the round row was updated, before the events are written."""
-    store_events = services._store_events
+    store_events = store.store_events
     dropped: list[int] = []
 
     def store_after_the_drop(*args: Any, **kwargs: Any) -> Any:
@@ -66,7 +68,7 @@ def _drop_before_storing_events(monkeypatch: pytest.MonkeyPatch, times: int) -> 
             _terminate_this_connection()
         return store_events(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_store_events", store_after_the_drop)
+    monkeypatch.setattr(store, "store_events", store_after_the_drop)
     return dropped
 
 
@@ -76,7 +78,7 @@ def _assert_applied_once(rnd: Round, before: tuple[int, int, int, int, int]) -> 
     assert after[4] == before[4] + 1  # one ActionRecord
     assert after[1] - before[1] == after[3] - before[3] > 0  # events stored once, seq unbroken
     fresh = Round.objects.select_related("match__room").get(pk=rnd.pk)
-    assert gameplay.dump_state(services.replay_state(fresh)) == fresh.state
+    assert gameplay.dump_state(store.replay_state(fresh)) == fresh.state
 
 
 def test_a_connection_lost_mid_action_is_replayed_on_a_new_connection_and_applied_once(
@@ -85,7 +87,7 @@ def test_a_connection_lost_mid_action_is_replayed_on_a_new_connection_and_applie
     before = _facts(playing)
     seat, action = _next_move(playing)
     dropped = _drop_before_storing_events(monkeypatch, times=1)
-    outcome = services.round_apply_action(
+    outcome = commands.round_apply_action(
         round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-1"
     )
     assert dropped
@@ -99,21 +101,21 @@ def test_a_database_gone_for_every_attempt_fails_cleanly_and_the_retry_applies_o
 ) -> None:
     before = _facts(playing)
     seat, action = _next_move(playing)
-    dropped = _drop_before_storing_events(monkeypatch, times=services._MAX_ATTEMPTS)
+    dropped = _drop_before_storing_events(monkeypatch, times=retry.MAX_ATTEMPTS)
     with pytest.raises(DatabaseError):
-        services.round_apply_action(
+        commands.round_apply_action(
             round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
         )
-    assert len(dropped) == services._MAX_ATTEMPTS
+    assert len(dropped) == retry.MAX_ATTEMPTS
     close_old_connections()  # what Channels does around each database call of a consumer
     assert _facts(playing) == before  # nothing half-written, no ActionRecord to answer a retry
 
-    outcome = services.round_apply_action(
+    outcome = commands.round_apply_action(
         round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
     )
     assert outcome.ok
     assert not outcome.duplicate
-    again = services.round_apply_action(
+    again = commands.round_apply_action(
         round_id=playing.pk, seat=seat, action_json=action, client_action_id="drop-2"
     )
     assert again.ok

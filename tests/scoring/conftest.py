@@ -1,5 +1,5 @@
 """Fixtures of the scoring tests: a club with a room of four players, and ended rounds made by
-playing the real engine with random bots and storing them the way ``tables.services`` does."""
+playing the real engine with random bots and storing them the way ``tables.game.commands`` does."""
 
 from __future__ import annotations
 
@@ -34,9 +34,9 @@ def club(players: list[Any], make_club: Callable[..., Any]) -> Any:
 
 @pytest.fixture
 def room(club: Any, players: list[Any]) -> Any:
-    from tables import services
+    from tables import rooms
 
-    return services.room_create(user=players[0], club=club, name="东风桌", variant="changchun")
+    return rooms.room_create(user=players[0], club=club, name="东风桌", variant="changchun")
 
 
 @pytest.fixture

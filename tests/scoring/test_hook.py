@@ -1,4 +1,4 @@
-"""The hook from the live tables: a round played to its end through ``tables.services`` is
+"""The hook from the live tables: a round played to its end through ``tables.game.commands`` is
 settled by the task enqueued after the commit (``tables.signals.round_finished``)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 
 from scoring import tasks
 from scoring.models import LedgerEntry, RoundSettlement
-from tables import gameplay, selectors, services
+from tables import gameplay, matches, rooms, selectors
+from tables.game import commands, store
 from tables.models import Round
 from tests.tables.helpers import table_opened
 
@@ -21,10 +22,10 @@ def live_round(room: Any, players: list[Any], settings: Any) -> Round:
     settings.TABLES_SCHEDULE_TASKS = False
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
+        rooms.seat_take(room=room, user=user, index=index)
         table_opened(room.pk, user)
     for user in players:
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_set_ready(room=room, user=user)
     rnd = selectors.current_round(room.pk)
     assert rnd is not None
     return rnd
@@ -35,10 +36,10 @@ def _play_to_the_end(rnd: Round) -> Round:
         rnd = Round.objects.select_related("match__room").get(pk=rnd.pk)
         if rnd.status != Round.Status.PLAYING:
             return rnd
-        state = services.load_state(rnd)
+        state = store.load_state(rnd)
         seat = gameplay.deciders(state)[0]
         action = gameplay.auto_play_action(state, seat)
-        outcome = services.round_apply_action(
+        outcome = commands.round_apply_action(
             round_id=rnd.pk,
             seat=seat,
             action_json=gameplay.action_json(action),
@@ -98,7 +99,7 @@ def test_the_next_round_is_dealt_once_by_the_table_with_the_settled_next_dealer(
     settlement = RoundSettlement.objects.get(round=rnd)
     assert Round.objects.filter(match=rnd.match).count() == 1  # settling dealt nothing
     later = timezone.now() + timedelta(minutes=5)
-    nxt = services.match_next_round(match_id=rnd.match_id, after_number=rnd.number, now=later)
+    nxt = matches.match_next_round(match_id=rnd.match_id, after_number=rnd.number, now=later)
     assert nxt is not None
     assert nxt.dealer == settlement.next_dealer
     tasks.settle_round.run(rnd.pk)  # a late duplicate of the task

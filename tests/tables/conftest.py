@@ -32,19 +32,19 @@ def players(make_user: Callable[..., Any]) -> list[Any]:
 
 @pytest.fixture
 def room(players: list[Any], make_club: Callable[..., Any]) -> Any:
-    from tables import services
+    from tables import rooms
 
     club = make_club(owner=players[0], members=tuple(players[1:]))
-    return services.room_create(user=players[0], club=club, name="东风桌", variant="changchun")
+    return rooms.room_create(user=players[0], club=club, name="东风桌", variant="changchun")
 
 
 @pytest.fixture
 def seated(room: Any, players: list[Any]) -> Any:
     """Four players sitting at seats 0-3 (not ready yet)."""
-    from tables import services
+    from tables import rooms
 
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
+        rooms.seat_take(room=room, user=user, index=index)
         # Each player has the table open (a match whose players all left is abandoned).
         table_opened(room.pk, user)
     return room
@@ -53,10 +53,10 @@ def seated(room: Any, players: list[Any]) -> Any:
 @pytest.fixture
 def playing(seated: Any, players: list[Any]) -> Any:
     """The room with its first round dealt (seat 0 deals under the fixed seed)."""
-    from tables import selectors, services
+    from tables import rooms, selectors
 
     for user in players:
-        services.seat_set_ready(room=seated, user=user)
+        rooms.seat_set_ready(room=seated, user=user)
     rnd = selectors.current_round(seated.pk)
     assert rnd is not None
     return rnd

@@ -6,7 +6,8 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from tables import gameplay, services
+from tables import gameplay, rooms
+from tables.game import commands, store
 from tables.models import Round
 
 _ids = itertools.count(1)
@@ -17,7 +18,7 @@ def fresh(rnd: Round) -> Round:
 
 
 def state_of(rnd: Round) -> Any:
-    return services.load_state(fresh(rnd))
+    return store.load_state(fresh(rnd))
 
 
 def decider(rnd: Round) -> int:
@@ -25,7 +26,7 @@ def decider(rnd: Round) -> int:
 
 
 def act(rnd: Round, seat: int, action: dict[str, Any], cid: str | None = None) -> Any:
-    return services.round_apply_action(
+    return commands.round_apply_action(
         round_id=rnd.pk,
         seat=seat,
         action_json=action,
@@ -53,15 +54,15 @@ def walk(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
 def table_opened(room_id: int, user: Any) -> None:
     """The player has the table open in a browser (a presence entry of a socket of the test's
     own, :mod:`tables.presence`), and the seat shows it."""
-    from tables import presence, services
+    from tables import presence
 
     presence.socket_open(room_id=room_id, user_id=user.pk, channel=f"test-tab-{user.pk}")
-    services.seat_presence_sync(room_id=room_id)
+    rooms.seat_presence_sync(room_id=room_id)
 
 
 def table_closed(room_id: int, user: Any) -> None:
     """The player closed that browser tab (see :func:`table_opened`)."""
-    from tables import presence, services
+    from tables import presence
 
     presence.socket_close(room_id=room_id, user_id=user.pk, channel=f"test-tab-{user.pk}")
-    services.seat_presence_sync(room_id=room_id)
+    rooms.seat_presence_sync(room_id=room_id)

@@ -19,7 +19,8 @@ from asgiref.sync import sync_to_async
 from accounts.models import Membership
 from rules.engine.state import replace
 from rules.tiles import tile_name
-from tables import gameplay, services
+from tables import gameplay, rooms
+from tables.game import commands
 from tables.models import Round
 from tests.tables.helpers import state_of, table_opened
 from tests.tables.ws import connect, drain, send, until
@@ -33,12 +34,12 @@ ASKED = 2
 def _deal_twin_tables(players: list[Any], club: Any) -> list[Round]:
     rounds = []
     for name in ("A", "B"):
-        room = services.room_create(user=players[0], club=club, name=name, variant="changchun")
+        room = rooms.room_create(user=players[0], club=club, name=name, variant="changchun")
         for index, user in enumerate(players):
-            services.seat_take(room=room, user=user, index=index)
+            rooms.seat_take(room=room, user=user, index=index)
             table_opened(room.pk, user)
         for user in players:
-            services.seat_set_ready(room=room, user=user)
+            rooms.seat_set_ready(room=room, user=user)
         rounds.append(Round.objects.select_related("match").get(match__room=room, number=1))
     return rounds
 
@@ -118,14 +119,14 @@ async def test_the_others_see_the_same_frames_whether_or_not_a_seat_could_claim(
             await until(sockets[seat], "snapshot")
             await drain(sockets[seat])
         discard = {"kind": "discard", "tile": tile_name(tile)}
-        done = await sync_to_async(services.round_apply_action)(
+        done = await sync_to_async(commands.round_apply_action)(
             round_id=rnd.pk, seat=0, action_json=discard, client_action_id=f"{label}-discard"
         )
         assert done.ok
         window = await sync_to_async(state_of)(rnd)
         if label == "A":
             assert gameplay.deciders(window) == (ASKED,)
-            passed = await sync_to_async(services.round_apply_action)(
+            passed = await sync_to_async(commands.round_apply_action)(
                 round_id=rnd.pk, seat=ASKED, action_json={"kind": "pass"}, client_action_id="A-pass"
             )
             assert passed.ok

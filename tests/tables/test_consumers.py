@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables import bots, gameplay, protocol, services
+from tables import bots, gameplay, protocol, rooms
+from tables.game import commands
 from tables.models import Round
 from tests.tables.helpers import fresh, state_of, table_closed, walk
 from tests.tables.ws import connect, drain, drain_until, send, until
@@ -132,7 +133,7 @@ async def test_a_player_who_leaves_the_club_is_stood_up_and_disconnected(
     assert decision["status"] == "aborted"
     assert not await sync_to_async(Seat.objects.filter(room=room, user=leaver).exists)()
     match = await sync_to_async(Match.objects.get)(pk=playing.match_id)
-    assert match.end_reason == services.LEFT_CLUB
+    assert match.end_reason == rooms.LEFT_CLUB
     # And they cannot come back in.
     again, _ = await connect(room.pk, leaver)
     assert json.loads(await again.receive_from())["code"] == "not_allowed"
@@ -238,7 +239,7 @@ def _step(rnd: Round, rng: random.Random | None = None) -> bool:
     else:
         claims = gameplay.phase_kind(state) != "turn"
         action = rng.choice(legal) if claims else bots.choose_action(state, seat)
-    outcome = services.round_apply_action(
+    outcome = commands.round_apply_action(
         round_id=rnd.pk,
         seat=seat,
         action_json=gameplay.action_json(action),
@@ -252,7 +253,7 @@ def _step(rnd: Round, rng: random.Random | None = None) -> bool:
 def _next_round(rnd: Round, players: list[Any]) -> Round:
     room = rnd.match.room
     for user in players:
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_set_ready(room=room, user=user)
     return Round.objects.select_related("match__room").get(match=rnd.match, number=rnd.number + 1)
 
 
@@ -336,10 +337,10 @@ async def test_no_message_leaks_in_the_other_variants(
     @sync_to_async
     def deal() -> Round:
         club = make_club(owner=players[0], members=tuple(players[1:]))
-        room = services.room_create(user=players[0], club=club, name=variant, variant=variant)
+        room = rooms.room_create(user=players[0], club=club, name=variant, variant=variant)
         for index, user in enumerate(players):
-            services.seat_take(room=room, user=user, index=index)
-            services.seat_set_ready(room=room, user=user)
+            rooms.seat_take(room=room, user=user, index=index)
+            rooms.seat_set_ready(room=room, user=user)
         return Round.objects.select_related("match__room").get(match__room=room)
 
     _, kinds, _ = await _watch_and_play(await deal(), players, make_user, rounds=2)
@@ -554,7 +555,7 @@ async def test_sitting_down_while_connected_counts_the_socket_as_online(
 
     comm, _ = await connect(room.pk, players[1])
     await until(comm, "table")
-    await sync_to_async(services.seat_take)(room=room, user=players[1], index=0)
+    await sync_to_async(rooms.seat_take)(room=room, user=players[1], index=0)
     table = await until(comm, "table")
     assert table["you"] == 0
     assert table["seats"][0]["connected"]
@@ -573,7 +574,7 @@ async def test_a_voided_round_offers_no_actions(playing: Round, players: list[An
     snapshot = await until(comm, "snapshot")
     assert snapshot["decision"]["legal_actions"]
     leaver = players[(seat + 1) % 4]
-    await sync_to_async(services.seat_leave)(room=playing.match.room, user=leaver)
+    await sync_to_async(rooms.seat_leave)(room=playing.match.room, user=leaver)
     decision = await until(comm, "decision")  # the round's status changed under it
     assert decision["status"] == "aborted"
     assert decision["legal_actions"] == []
@@ -597,7 +598,7 @@ async def test_a_database_outage_is_an_error_reply_not_a_dead_socket(
     def down(**_kwargs: Any) -> Any:
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(services, "round_apply_action", down)
+    monkeypatch.setattr(commands, "round_apply_action", down)
     await send(comm, {"type": "action", "client_action_id": "x1", "action": action})
     error = await until(comm, "error")
     assert (error["code"], error["client_action_id"]) == ("unavailable", "x1")

@@ -19,7 +19,8 @@ from django.db import connection
 from rules.engine import DeclareWin, Discard, Pong, SelfDrawWin, apply, legal_actions, new_round
 from rules.registry import VARIANTS
 from rules.wall import seed_from_text
-from tables import gameplay, services
+from tables import gameplay
+from tables.game import commands, store
 from tables.models import ActionRecord, Match, Round, RoundEvent
 from tests.tables.helpers import fresh
 
@@ -84,9 +85,9 @@ def _in_threads(*jobs: Callable[[], Any]) -> list[Any]:
 
 def _round_at(seated: Any, seed: bytes, actions: list[Any]) -> Round:
     match = Match.objects.create(room=seated, variant="changchun", options={}, players=[])
-    rnd = services.round_start(match=match, number=1, dealer=0, seed=seed)
+    rnd = commands.round_start(match=match, number=1, dealer=0, seed=seed)
     for i, action in enumerate(actions):
-        outcome = services.round_apply_action(
+        outcome = commands.round_apply_action(
             round_id=rnd.pk,
             seat=action.seat,
             action_json=gameplay.action_json(action),
@@ -100,20 +101,20 @@ def _round_at(seated: Any, seed: bytes, actions: list[Any]) -> Round:
 def test_a_win_and_a_pong_sent_at_once_resolve_to_the_win(seated: Any, first: str) -> None:
     seed, actions, winner, ponger = _find_win_vs_pong()
     rnd = _round_at(seated, seed, actions)
-    state = services.load_state(rnd)
+    state = store.load_state(rnd)
     others = [s for s in gameplay.deciders(state) if s not in (winner, ponger)]
     jobs = {
-        "win": lambda: services.round_apply_action(
+        "win": lambda: commands.round_apply_action(
             round_id=rnd.pk, seat=winner, action_json={"kind": "declare_win"}, client_action_id="w"
         ),
-        "pong": lambda: services.round_apply_action(
+        "pong": lambda: commands.round_apply_action(
             round_id=rnd.pk, seat=ponger, action_json={"kind": "pong"}, client_action_id="p"
         ),
     }
     order = [jobs[first], jobs["pong" if first == "win" else "win"]]
     order += [
         (
-            lambda s=s: services.round_apply_action(
+            lambda s=s: commands.round_apply_action(
                 round_id=rnd.pk, seat=s, action_json={"kind": "pass"}, client_action_id=f"x{s}"
             )
         )
@@ -130,12 +131,12 @@ def test_a_win_and_a_pong_sent_at_once_resolve_to_the_win(seated: Any, first: st
 
 
 def test_the_same_click_from_many_threads_is_applied_once(playing: Round) -> None:
-    state = services.load_state(playing)
+    state = store.load_state(playing)
     seat = gameplay.deciders(state)[0]
     action = gameplay.action_json(gameplay.legal_actions(state, seat)[0])
 
     def click() -> Any:
-        return services.round_apply_action(
+        return commands.round_apply_action(
             round_id=playing.pk, seat=seat, action_json=action, client_action_id="double-click"
         )
 
@@ -156,13 +157,13 @@ def test_different_moves_racing_leave_a_gapless_log_that_replays(playing: Round)
             rnd = fresh(playing)
             if rnd.status != Round.Status.PLAYING:
                 break
-            state = services.load_state(rnd)
+            state = store.load_state(rnd)
             deciders = gameplay.deciders(state)
             if not deciders:
                 break
             seat = deciders[0]
             action = gameplay.action_json(gameplay.legal_actions(state, seat)[0])
-            outcome = services.round_apply_action(
+            outcome = commands.round_apply_action(
                 round_id=rnd.pk, seat=seat, action_json=action, client_action_id=f"t{n}-{i}"
             )
             applied += outcome.ok
@@ -174,6 +175,6 @@ def test_different_moves_racing_leave_a_gapless_log_that_replays(playing: Round)
     seqs = list(RoundEvent.objects.filter(round=done).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, done.last_seq + 1))
     gameplay._cache.clear()
-    stored = services.load_state(done)
+    stored = store.load_state(done)
     assert stored.version == done.version
-    assert services.replay_state(done) == stored
+    assert store.replay_state(done) == stored

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tables import gameplay, services
+from tables import gameplay, rooms
+from tables.errors import TableError
+from tables.game import commands, store
 from tables.models import ActionRecord, Match, Round, RoundEvent, Seat
 from tables.signals import round_finished
 from tests.tables.helpers import act, decider, first_legal, fresh, state_of
@@ -35,7 +37,7 @@ def test_four_ready_players_start_a_match_with_a_committed_secret_seed(playing: 
 
 def test_a_match_does_not_start_until_all_four_are_ready(seated: Any, players: list[Any]) -> None:
     for user in players[:3]:
-        services.seat_set_ready(room=seated, user=user)
+        rooms.seat_set_ready(room=seated, user=user)
     assert not Match.objects.filter(room=seated).exists()
 
 
@@ -110,7 +112,7 @@ def test_a_click_for_an_earlier_decision_is_refused_as_stale(playing: Round) -> 
     act(playing, seat, first_legal(playing, seat))
     nxt = fresh(playing)
     seat2 = decider(nxt)
-    outcome = services.round_apply_action(
+    outcome = commands.round_apply_action(
         round_id=nxt.pk,
         seat=seat2,
         action_json=first_legal(nxt, seat2),
@@ -129,7 +131,7 @@ def test_the_stored_snapshot_and_the_replay_from_the_seed_agree(playing: Round) 
     gameplay._cache.clear()
     from_snapshot = state_of(playing)
     assert from_snapshot == live
-    assert services.replay_state(fresh(playing)) == live
+    assert store.replay_state(fresh(playing)) == live
 
 
 def _play_out(rnd: Round) -> Round:
@@ -167,7 +169,7 @@ def test_a_finished_round_stores_its_result_and_sends_round_finished(
     assert [r.pk for r in heard] == [ended.pk]
     # The next round starts when the four press ready again, dealt by the engine's next dealer.
     for user in players:
-        services.seat_set_ready(room=ended.match.room, user=user)
+        rooms.seat_set_ready(room=ended.match.room, user=user)
     second = Round.objects.get(match=ended.match, number=2)
     assert second.dealer == ended.result["next_dealer"]
 
@@ -180,7 +182,7 @@ def test_an_action_after_the_end_is_refused(playing: Round) -> None:
 
 
 def test_leaving_during_a_match_ends_it(playing: Round, players: list[Any]) -> None:
-    services.seat_leave(room=playing.match.room, user=players[2])
+    rooms.seat_leave(room=playing.match.room, user=players[2])
     assert fresh(playing).status == Round.Status.ABORTED
     match = Match.objects.get(pk=playing.match_id)
     assert match.status == Match.Status.FINISHED
@@ -191,38 +193,38 @@ def test_a_voided_round_never_reveals_its_seed(playing: Round, players: list[Any
     """Issue 14, item 9: every hand of a voided round could be rebuilt from its seed."""
     from tables import selectors
 
-    services.seat_leave(room=playing.match.room, user=players[2])
+    rooms.seat_leave(room=playing.match.room, user=players[2])
     voided = fresh(playing)
     for viewer in (0, 1, None):
-        snapshot = selectors.snapshot_message(voided, services.load_state(voided), viewer)
+        snapshot = selectors.snapshot_message(voided, store.load_state(voided), viewer)
         assert snapshot["seed"] is None
         assert voided.seed not in json.dumps(snapshot)
 
 
 def test_a_player_holds_one_seat_per_table(seated: Any, players: list[Any]) -> None:
-    with pytest.raises(services.TableError) as taken:
-        services.seat_take(room=seated, user=players[0], index=1)
+    with pytest.raises(TableError) as taken:
+        rooms.seat_take(room=seated, user=players[0], index=1)
     assert taken.value.code == "already_seated"
     assert Seat.objects.filter(room=seated, user=players[0]).count() == 1
 
 
 def test_a_taken_seat_cannot_be_taken_again(room: Any, players: list[Any]) -> None:
-    services.seat_take(room=room, user=players[0], index=2)
-    with pytest.raises(services.TableError) as taken:
-        services.seat_take(room=room, user=players[1], index=2)
+    rooms.seat_take(room=room, user=players[0], index=2)
+    with pytest.raises(TableError) as taken:
+        rooms.seat_take(room=room, user=players[1], index=2)
     assert taken.value.code == "seat_taken"
 
 
 def test_a_stranger_cannot_sit(room: Any, make_user: Any) -> None:
-    with pytest.raises(services.TableError) as refused:
-        services.seat_take(room=room, user=make_user("stranger"))
+    with pytest.raises(TableError) as refused:
+        rooms.seat_take(room=room, user=make_user("stranger"))
     assert refused.value.code == "not_member"
 
 
 def test_bots_fill_the_empty_seats_and_a_match_starts(room: Any, players: list[Any]) -> None:
-    services.seat_take(room=room, user=players[0])
-    services.seats_fill_with_bots(room=room, user=players[0])
-    services.seat_set_ready(room=room, user=players[0])
+    rooms.seat_take(room=room, user=players[0])
+    rooms.seats_fill_with_bots(room=room, user=players[0])
+    rooms.seat_set_ready(room=room, user=players[0])
     rnd = Round.objects.get(match__room=room)
     for _ in range(400):
         rnd = fresh(rnd)
@@ -230,13 +232,13 @@ def test_bots_fill_the_empty_seats_and_a_match_starts(room: Any, players: list[A
             break
         seats = gameplay.deciders(state_of(rnd))
         if 0 in seats:
-            services.round_timeout(
+            commands.round_timeout(
                 round_id=rnd.pk,
                 decision_version=rnd.decision_version,
                 now=timezone.now() + timedelta(hours=1),
             )
         else:
-            assert services.round_autoplay(round_id=rnd.pk, version=rnd.version)
+            assert commands.round_autoplay(round_id=rnd.pk, version=rnd.version)
     assert fresh(rnd).status == Round.Status.ENDED
 
 
@@ -249,10 +251,10 @@ def test_every_built_variant_plays_a_whole_round_through_the_service(
     if variant not in VARIANTS:
         pytest.skip(f"the engine has no {variant} flow yet")
     club = make_club(owner=players[0], members=tuple(players[1:]))
-    room = services.room_create(user=players[0], club=club, name=variant, variant=variant)
+    room = rooms.room_create(user=players[0], club=club, name=variant, variant=variant)
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_take(room=room, user=user, index=index)
+        rooms.seat_set_ready(room=room, user=user)
     rnd = Round.objects.get(match__room=room)
     from tables import bots
 
@@ -281,8 +283,8 @@ def test_a_state_cached_by_a_rolled_back_move_is_never_served(playing: Round) ->
     # This worker's cache: only the state of its own move, which never committed.
     gameplay._cache.clear()
     gameplay.cache_put(rnd.pk, rolled_back, [*rnd.actions, gameplay.action_json(first)])
-    served = services.load_state(fresh(rnd))
-    assert gameplay.dump_state(served) == gameplay.dump_state(services.replay_state(fresh(rnd)))
+    served = store.load_state(fresh(rnd))
+    assert gameplay.dump_state(served) == gameplay.dump_state(store.replay_state(fresh(rnd)))
     assert gameplay.dump_state(served) != gameplay.dump_state(rolled_back)
 
 
@@ -294,9 +296,9 @@ def test_a_closed_account_stands_up_from_its_clubs_tables(
         players[3].save()
     assert not Seat.objects.filter(user=players[3]).exists()
     assert fresh(playing).status == Round.Status.ABORTED
-    assert Match.objects.get(pk=playing.match_id).end_reason == services.LEFT_CLUB
+    assert Match.objects.get(pk=playing.match_id).end_reason == rooms.LEFT_CLUB
 
 
 def test_a_member_who_stays_keeps_the_seat(playing: Round, players: list[Any]) -> None:
-    assert services.member_lost(club_id=playing.match.room.club_id, user_id=players[1].pk) == []
+    assert rooms.member_lost(club_id=playing.match.room.club_id, user_id=players[1].pk) == []
     assert Seat.objects.filter(user=players[1]).exists()

@@ -14,7 +14,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from rules.settlement import line_nets
-from tables import bots, gameplay, services
+from tables import bots, gameplay, rooms
 from tables.models import Round
 from tests.tables.helpers import act, fresh, state_of
 from tests.tables.ws import connect, drain_until, send, until
@@ -83,7 +83,7 @@ async def test_the_settlement_stays_until_the_next_deal(playing: Round, players:
     await send(comm, {"type": "hello"})
     assert (await until(comm, "snapshot"))["round_id"] == ended.pk
     for user in players:
-        await sync_to_async(services.seat_set_ready)(room=room, user=user)
+        await sync_to_async(rooms.seat_set_ready)(room=room, user=user)
     snapshot = await until(comm, "snapshot")
     assert snapshot["round_id"] != ended.pk
     assert snapshot["status"] == "playing"
@@ -97,7 +97,7 @@ async def test_a_leave_that_voids_the_round_says_who_left(
     comm, _ = await connect(playing.match.room_id, players[0])
     await send(comm, {"type": "hello"})
     await until(comm, "snapshot")
-    await sync_to_async(services.seat_leave)(room=playing.match.room, user=players[2])
+    await sync_to_async(rooms.seat_leave)(room=playing.match.room, user=players[2])
     got = await drain_until(comm, lambda m: m["type"] == "decision")
     notices = [m["event"] for m in got if m["type"] == "event"]
     assert {"kind": "player_left", "seat": 2, "name": players[2].public_name} in notices
@@ -108,7 +108,7 @@ async def test_a_leave_that_voids_the_round_says_who_left(
 async def test_a_page_opened_after_the_leave_is_told_who_left(
     playing: Round, players: list[Any]
 ) -> None:
-    await sync_to_async(services.seat_leave)(room=playing.match.room, user=players[1])
+    await sync_to_async(rooms.seat_leave)(room=playing.match.room, user=players[1])
     comm, _ = await connect(playing.match.room_id, players[0])
     await send(comm, {"type": "hello"})
     snapshot = await until(comm, "snapshot")

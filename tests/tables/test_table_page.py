@@ -103,7 +103,7 @@ def test_a_lisi_ting_is_declared_by_clicking_a_standing_tile(
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    from tables import gameplay, selectors, services
+    from tables import gameplay, rooms, selectors
     from tests.tables.helpers import act, state_of
 
     seed, seat, moves = _lisi_ting_position()
@@ -111,7 +111,7 @@ def test_a_lisi_ting_is_declared_by_clicking_a_standing_tile(
     seated.variant = "taiyuan_lisi"
     seated.save(update_fields=["variant"])
     for user in players:
-        services.seat_set_ready(room=seated, user=user)
+        rooms.seat_set_ready(room=seated, user=user)
     rnd = selectors.current_round(seated.pk)
     assert rnd is not None
     for action in moves:
@@ -212,13 +212,13 @@ def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    from tables import selectors, services
+    from tables import rooms, selectors
 
     # Playwright's sync API runs an event loop in this thread; the ORM calls between the
     # page's checks are still plain synchronous code.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     for user in players:
-        services.seat_set_ready(room=seated, user=user)
+        rooms.seat_set_ready(room=seated, user=user)
     rnd = selectors.current_round(seated.pk)
     assert rnd is not None
     cookie = _session_cookie(players[0])
@@ -307,13 +307,13 @@ def test_every_variant_plays_on_one_screen(
     others' rivers are on screen at both sizes (Taiwan's 17 tiles included)."""
     from playwright.sync_api import expect, sync_playwright
 
-    from tables import gameplay, selectors, services
+    from tables import gameplay, rooms, selectors
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     seated.variant = variant
     seated.save(update_fields=["variant"])
     for user in players:
-        services.seat_set_ready(room=seated, user=user)
+        rooms.seat_set_ready(room=seated, user=user)
     rnd = selectors.current_round(seated.pk)
     assert rnd is not None
     steps = iter(range(10_000))
@@ -352,12 +352,12 @@ def test_a_discard_is_played_with_the_keyboard(
     """← → choose a tile of the own hand, Enter plays it (seat 0 deals under the fixed seed)."""
     from playwright.sync_api import expect, sync_playwright
 
-    from tables import selectors, services
+    from tables import rooms, selectors
     from tests.tables.helpers import state_of
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     for user in players:
-        services.seat_set_ready(room=seated, user=user)
+        rooms.seat_set_ready(room=seated, user=user)
     rnd = selectors.current_round(seated.pk)
     assert rnd is not None
     cookie = _session_cookie(players[0])

@@ -11,7 +11,8 @@ import pytest
 from django.utils import timezone
 
 from rules.tiles import EAST, NORTH
-from tables import bots, gameplay, services
+from tables import bots, gameplay, matches, rooms
+from tables.game import store
 from tables.models import Match, Round
 from tests.tables.helpers import act, fresh, state_of, table_opened
 
@@ -21,11 +22,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def tw_round(players: list[Any], make_club: Any) -> Round:
     club = make_club(owner=players[0], members=tuple(players[1:]))
-    room = services.room_create(user=players[0], club=club, name="台湾桌", variant="taiwan16")
+    room = rooms.room_create(user=players[0], club=club, name="台湾桌", variant="taiwan16")
     for index, user in enumerate(players):
-        services.seat_take(room=room, user=user, index=index)
+        rooms.seat_take(room=room, user=user, index=index)
         table_opened(room.pk, user)
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_set_ready(room=room, user=user)
     return Round.objects.get(match__room=room, number=1)
 
 
@@ -39,7 +40,7 @@ def _end(rnd: Round, next_dealer: int) -> None:
 
 
 def _next(rnd: Round) -> Round | None:
-    return services.match_next_round(match_id=rnd.match_id, after_number=rnd.number)
+    return matches.match_next_round(match_id=rnd.match_id, after_number=rnd.number)
 
 
 def _play(rnd: Round) -> Round:
@@ -97,7 +98,7 @@ def test_the_dealer_staying_counts_lianzhuang_into_the_next_round(tw_round: Roun
     assert state.extra["lianzhuang"] == 1
     assert state.round_wind == EAST
     # The fallback replay from the seed rebuilds the same round (wind and count included).
-    assert services.replay_state(fresh(second)) == state
+    assert store.replay_state(fresh(second)) == state
     # So does the settlement's replay (it scores the round: 連莊 tai depend on the count).
     from scoring.services import replay_stored_round
 
@@ -125,4 +126,4 @@ def test_the_round_wind_moves_when_every_seat_has_dealt_and_the_match_ends_after
     assert _next(rnd) is None
     match = Match.objects.get(pk=rnd.match_id)
     assert match.status == Match.Status.FINISHED
-    assert match.end_reason == services.MATCH_COMPLETE_REASON
+    assert match.end_reason == matches.MATCH_COMPLETE_REASON

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tables import gameplay, services, tasks
+from config.celery import app as celery_app
+from tables import gameplay, matches, rooms, tasks
+from tables.game import commands
 from tables.models import Round, Seat
 from tests.tables.helpers import (
     act,
@@ -27,7 +29,7 @@ LATER = timedelta(seconds=60)
 
 def _timeout(rnd: Round, *, at: Any = None, version: int | None = None) -> bool:
     rnd = fresh(rnd)
-    return services.round_timeout(
+    return commands.round_timeout(
         round_id=rnd.pk,
         decision_version=rnd.decision_version if version is None else version,
         now=at or timezone.now() + LATER,
@@ -98,7 +100,7 @@ def test_two_timeouts_in_a_row_put_a_seat_in_auto_play_until_it_comes_back(
     seat = Seat.objects.get(room=playing.match.room, index=dealer)
     assert seat.auto_play
     assert seat.consecutive_timeouts == 2
-    services.seat_back(room=playing.match.room, user=players[dealer])
+    rooms.seat_back(room=playing.match.room, user=players[dealer])
     seat.refresh_from_db()
     assert not seat.auto_play
     assert seat.consecutive_timeouts == 0
@@ -121,12 +123,12 @@ def test_a_players_own_move_resets_the_timeout_count(playing: Round) -> None:
 
 
 def test_the_clock_times_out_overdue_decisions_only(playing: Round) -> None:
-    assert services.sweep_deadlines(now=timezone.now()) == []
-    assert services.sweep_deadlines(now=playing.deadline - timedelta(milliseconds=1)) == []
-    assert services.sweep_deadlines(now=playing.deadline) == [playing.pk]
+    assert commands.sweep_deadlines(now=timezone.now()) == []
+    assert commands.sweep_deadlines(now=playing.deadline - timedelta(milliseconds=1)) == []
+    assert commands.sweep_deadlines(now=playing.deadline) == [playing.pk]
     assert fresh(playing).version == playing.version + 1
     # The same sweep again (a duplicated beat) finds the new decision's clock still running.
-    assert services.sweep_deadlines(now=playing.deadline) == []
+    assert commands.sweep_deadlines(now=playing.deadline) == []
 
 
 def test_the_clocks_deadline_job_calls_the_timeout_service(playing: Round) -> None:
@@ -164,21 +166,21 @@ def _finish(rnd: Round) -> Round:
 def test_the_next_round_is_dealt_after_the_settlement_pause(playing: Round) -> None:
     ended = _finish(playing)
     soon = ended.ended_at + timedelta(seconds=2)
-    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=soon) is None
-    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
-    second = services.match_next_round(match_id=ended.match_id, after_number=1, now=later)
+    assert matches.match_next_round(match_id=ended.match_id, after_number=1, now=soon) is None
+    later = ended.ended_at + timedelta(seconds=commands.NEXT_ROUND_AFTER_S)
+    second = matches.match_next_round(match_id=ended.match_id, after_number=1, now=later)
     assert second is not None
     assert second.number == 2
     # Idempotent: a duplicated task deals nothing more.
-    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
+    assert matches.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
     assert Round.objects.filter(match=ended.match).count() == 2
 
 
 def test_no_next_round_when_a_player_left(playing: Round, players: list[Any]) -> None:
     ended = _finish(playing)
-    services.seat_leave(room=ended.match.room, user=players[1])
-    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
-    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
+    rooms.seat_leave(room=ended.match.room, user=players[1])
+    later = ended.ended_at + timedelta(seconds=commands.NEXT_ROUND_AFTER_S)
+    assert matches.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
 
 
 def test_a_match_nobody_has_open_is_ended_not_dealt_again(
@@ -188,15 +190,15 @@ def test_a_match_nobody_has_open_is_ended_not_dealt_again(
     room = ended.match.room
     for user in players:
         table_closed(room.pk, user)
-    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
-    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
+    later = ended.ended_at + timedelta(seconds=commands.NEXT_ROUND_AFTER_S)
+    assert matches.match_next_round(match_id=ended.match_id, after_number=1, now=later) is None
     match = fresh(ended).match
-    assert (match.status, match.end_reason) == ("finished", services.ABANDONED_REASON)
+    assert (match.status, match.end_reason) == ("finished", matches.ABANDONED_REASON)
     assert Round.objects.filter(match=match).count() == 1
     # Back at the table, four ready presses start a new match.
     for user in players:
         table_opened(room.pk, user)
-        services.seat_set_ready(room=room, user=user)
+        rooms.seat_set_ready(room=room, user=user)
     assert Round.objects.filter(match__room=room).exclude(match=match).count() == 1
 
 
@@ -206,14 +208,14 @@ def test_one_open_table_is_enough_to_deal_the_next_round(
     ended = _finish(playing)
     for user in players[1:]:
         table_closed(ended.match.room_id, user)
-    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S)
-    assert services.match_next_round(match_id=ended.match_id, after_number=1, now=later)
+    later = ended.ended_at + timedelta(seconds=commands.NEXT_ROUND_AFTER_S)
+    assert matches.match_next_round(match_id=ended.match_id, after_number=1, now=later)
 
 
 def test_the_sweeper_deals_a_next_round_whose_task_was_lost(playing: Round) -> None:
     ended = _finish(playing)
-    later = ended.ended_at + timedelta(seconds=services.NEXT_ROUND_AFTER_S + 5)
-    dealt = services.sweep_overdue(now=later)
+    later = ended.ended_at + timedelta(seconds=commands.NEXT_ROUND_AFTER_S + 5)
+    dealt = matches.sweep_overdue(now=later)
     assert Round.objects.get(match=ended.match, number=2).pk in dealt
 
 
@@ -226,16 +228,17 @@ def test_bot_tasks_are_sent_after_the_commit_with_a_countdown_and_no_deadline_ta
 ) -> None:
     settings.TABLES_SCHEDULE_TASKS = True
     sent: list[tuple[str, tuple[Any, ...], float]] = []
-    for task in (tasks.round_autoplay, tasks.match_next_round):
+    known = {tasks.round_autoplay.name, tasks.match_next_round.name}
 
-        def record(*, args: tuple[Any, ...], countdown: float, name: str = task.name) -> None:
-            sent.append((name, args, countdown))
+    def record(name: str, *, args: tuple[Any, ...], countdown: float) -> None:
+        assert name in known  # the services send tasks by name: a name that exists
+        sent.append((name, args, countdown))
 
-        monkeypatch.setattr(task, "apply_async", record)
-    services.seat_take(room=room, user=players[0])
-    services.seats_fill_with_bots(room=room, user=players[0])
+    monkeypatch.setattr(celery_app, "send_task", record)
+    rooms.seat_take(room=room, user=players[0])
+    rooms.seats_fill_with_bots(room=room, user=players[0])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.seat_set_ready(room=room, user=players[0])
+        rooms.seat_set_ready(room=room, user=players[0])
         assert sent == []  # nothing leaves before the commit
     for callback in callbacks:
         callback()
@@ -245,7 +248,7 @@ def test_bot_tasks_are_sent_after_the_commit_with_a_countdown_and_no_deadline_ta
     expected = (
         []
         if dealer == 0
-        else [("tables.round_autoplay", (rnd.pk, rnd.version), services.AUTO_PLAY_DELAY_S)]
+        else [("tables.round_autoplay", (rnd.pk, rnd.version), commands.AUTO_PLAY_DELAY_S)]
     )
     assert sent == expected
 
@@ -275,7 +278,7 @@ def test_a_claim_window_gets_the_claim_timeout_and_keeps_its_clock_while_seats_p
 
     seed, moves = _two_asked_window()
     match = Match.objects.create(room=seated, variant="changchun", options={}, players=[])
-    rnd = services.round_start(match=match, number=1, dealer=0, seed=seed)
+    rnd = commands.round_start(match=match, number=1, dealer=0, seed=seed)
     for move in moves:
         assert act(rnd, move["seat"], {k: v for k, v in move.items() if k != "seat"}).ok
     opened = fresh(rnd)

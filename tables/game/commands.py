@@ -1,0 +1,464 @@
+"""Every change to a round in play: a player's move, a timeout, a bot / 托管 move, a deal.
+
+A player's move enters through :func:`round_apply_action`; a timeout (:func:`round_timeout`) or a
+bot / 托管 move (:func:`round_autoplay`) enters through its own function with its own idempotence
+check, and all three then share the same two steps: :func:`tables.game.store.lock_round`
+(``select_for_update`` on the round row) and :func:`_commit_steps` (legal actions applied by the
+engine, a ``version`` compare-and-set write, the events appended with consecutive ``seq``, the
+transaction retried on conflict by :func:`tables.notify.transact`). Notifications to the browsers
+and the tasks are sent only after the commit (:mod:`tables.notify`): nobody ever hears of a move
+that was rolled back.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tables import bots, gameplay, selectors
+from tables.game import store
+from tables.models import ActionRecord, Match, Room, Round, Seat
+from tables.notify import enqueue_after_commit, notify_room, transact
+from tables.selectors import Frame
+from tables.signals import round_finished
+
+AUTO_PLAY_AFTER_TIMEOUTS = 2
+"""Timeouts in a row after which a seat goes into 托管 (brief, issue 5)."""
+AUTO_PLAY_DELAY_S = 1.0
+"""How long a bot or a 托管 seat "thinks": enough for the others to see the move happen."""
+NEXT_ROUND_AFTER_S = 20
+"""The settlement pause: the next round of a match is dealt this long after the last one ended
+(or as soon as all four press ready)."""
+
+
+# --- outcomes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """What a client gets back for an action: accepted (with the round's new version and last
+    event ``seq``) or refused with an error ``code``. ``duplicate``: a retried client action id."""
+
+    ok: bool
+    version: int
+    seq: int
+    code: str = ""
+    message: str = ""
+    duplicate: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"ok": self.ok, "version": self.version, "seq": self.seq}
+        if not self.ok:
+            data["code"] = self.code
+            data["message"] = self.message
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, duplicate: bool = False) -> ActionOutcome:
+        return cls(
+            ok=bool(data["ok"]),
+            version=int(data["version"]),
+            seq=int(data["seq"]),
+            code=str(data.get("code", "")),
+            message=str(data.get("message", "")),
+            duplicate=duplicate,
+        )
+
+
+@dataclass
+class _Step:
+    seat: int
+    action: Any
+    source: str  # "player", "timeout" or "auto"
+
+
+@dataclass
+class _Progress:
+    """What a write has done so far: the state, the events, the actions, and where the events
+    are cut into the frames the viewers are shown (``stages``: the state after each cut and the
+    number of events up to it; see :func:`tables.selectors.round_update`)."""
+
+    state: Any
+    events: list[Any] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    stages: list[tuple[Any, int]] = field(default_factory=list)
+    actors: set[int] = field(default_factory=set)
+
+
+Chooser = Callable[[Any, int], Any]
+
+
+# --- dealing ----------------------------------------------------------------------------------
+
+
+def round_start(
+    *,
+    match: Match,
+    number: int,
+    dealer: int,
+    seed: bytes | None,
+    setup: gameplay.RoundSetup | None = None,
+) -> Round:
+    """Deal a round: a fresh secret seed (``secrets``), the engine's deal, its events stored.
+
+    ``seed`` is only given by tests; a live table always draws it from the operating system's
+    CSPRNG. The test-only setting ``TABLES_FIXED_SEED`` (hex, honoured only when ``TESTING``)
+    makes browser tests reproducible.
+    """
+    room = match.room
+    if seed is None:
+        fixed = getattr(settings, "TABLES_FIXED_SEED", None) if settings.TESTING else None
+        seed = bytes.fromhex(fixed) if isinstance(fixed, str) else secrets.token_bytes(32)
+    if setup is None:
+        setup = store.match_setup(match, before_number=number, dealer=dealer)
+    state, events = gameplay.new_round(
+        variant=match.variant, options=match.options, seed=seed, dealer=dealer, setup=setup
+    )
+    rnd = Round(
+        match=match,
+        number=number,
+        dealer=dealer,
+        seed=seed.hex(),
+        commitment=str(state.commitment),
+        version=state.version,
+        actions=[],
+    )
+    seats = store.seats_by_index(room)
+    store.record(rnd, room, state, events, previous=None)
+    rnd.save()
+    store.store_events(rnd, events, first_seq=1)
+    gameplay.cache_put(rnd.pk, state, rnd.actions)
+    notify_room(room.pk, round_update=_round_start_builder(rnd, state, seats))
+    _schedule_after_commit(rnd, seats, state)
+    return rnd
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def round_apply_action(
+    *,
+    round_id: int,
+    seat: int,
+    action_json: object,
+    client_action_id: str,
+    expected_version: int | None = None,
+    user_id: int | None = None,
+    room_id: int | None = None,
+) -> ActionOutcome:
+    """Apply a player's action: the one door through which a human changes a round.
+
+    Checks, in order: a retried ``client_action_id`` returns its first outcome and changes
+    nothing; the round is still in play; when ``user_id`` is given (a socket), that user holds
+    ``seat`` in room ``room_id`` now, inside the transaction (an admin may have removed them a
+    moment ago); the action parses and is the connection's own seat's; ``expected_version``
+    (when the client sends it) is not older than the current decision (a stale click); the
+    action is in the engine's ``legal_actions``. Refusals are recorded too.
+    """
+
+    def run() -> ActionOutcome:
+        rnd = store.lock_round(round_id)
+        earlier = ActionRecord.objects.filter(
+            round=rnd, seat=seat, client_action_id=client_action_id
+        ).first()
+        if earlier is not None:
+            return ActionOutcome.from_json(earlier.outcome, duplicate=True)
+        outcome = _decide(rnd, seat, action_json, expected_version, user_id, room_id)
+        ActionRecord.objects.create(
+            round=rnd,
+            seat=seat,
+            client_action_id=client_action_id,
+            action=action_json if isinstance(action_json, dict) else {"raw": repr(action_json)},
+            outcome=outcome.to_json(),
+        )
+        return outcome
+
+    return transact(run)
+
+
+def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
+    return ActionOutcome(
+        ok=False, version=rnd.decision_version, seq=rnd.last_seq, code=code, message=message
+    )
+
+
+def _decide(
+    rnd: Round,
+    seat: int,
+    action_json: object,
+    expected_version: int | None,
+    user_id: int | None,
+    room_id: int | None,
+) -> ActionOutcome:
+    if rnd.status != Round.Status.PLAYING:
+        return _refuse(rnd, "round_over", "the round is over")
+    seats = store.seats_by_index(rnd.match.room)
+    if user_id is not None and (
+        rnd.match.room_id != room_id or seat not in seats or seats[seat].user_id != user_id
+    ):
+        return _refuse(rnd, "not_seated", "you do not hold that seat")
+    try:
+        action = gameplay.parse_action(action_json, seat)
+    except gameplay.BadAction as exc:
+        return _refuse(rnd, "bad_action", str(exc))
+    if expected_version is not None and expected_version < rnd.decision_version:
+        return _refuse(rnd, "stale", "the table moved on; this click was for an earlier decision")
+    state = store.load_state(rnd)
+    if action not in gameplay.legal_actions(state, seat):
+        return _refuse(rnd, "illegal", gameplay.why_illegal(state, action))
+    progress = _Progress(state=state)
+    steps = [_Step(seat=seat, action=action, source="player")]
+    _apply_steps(steps, progress)
+    _commit_steps(rnd, state, steps, progress, seats=seats)
+    return ActionOutcome(ok=True, version=rnd.decision_version, seq=rnd.last_seq)
+
+
+def round_timeout(*, round_id: int, decision_version: int, now: datetime | None = None) -> bool:
+    """The clock of a decision ran out: every seat still to decide gets its default action.
+
+    Idempotent: does nothing unless the round is still in play at the same decision and its
+    deadline has passed (a late or duplicated task, or the sweeper racing the task, is harmless).
+    """
+
+    def run() -> bool:
+        rnd = store.lock_round(round_id)
+        moment = now or timezone.now()
+        if rnd.status != Round.Status.PLAYING or rnd.decision_version != decision_version:
+            return False
+        if rnd.deadline is None or rnd.deadline > moment:
+            return False
+        state = store.load_state(rnd)
+        progress = _Progress(state=state)
+        choosers = {s: (gameplay.default_action, "timeout") for s in gameplay.deciders(state)}
+        steps = _play_for(choosers, progress)
+        if not steps:
+            return False
+        _commit_steps(rnd, state, steps, progress)
+        return True
+
+    return transact(run)
+
+
+def round_autoplay(*, round_id: int, version: int) -> bool:
+    """Bots and 托管 seats that must decide at ``version`` act now (idempotent like timeouts)."""
+
+    def run() -> bool:
+        rnd = store.lock_round(round_id)
+        if rnd.status != Round.Status.PLAYING or rnd.version != version:
+            return False
+        seats = store.seats_by_index(rnd.match.room)
+        state = store.load_state(rnd)
+        choosers: dict[int, tuple[Chooser, str]] = {}
+        for s in gameplay.deciders(state):
+            seat = seats.get(s)
+            if seat is not None and seat.is_bot:
+                choosers[s] = (bots.choose_action, "auto")
+            elif seat is not None and seat.auto_play:
+                choosers[s] = (gameplay.auto_play_action, "auto")
+        progress = _Progress(state=state)
+        steps = _play_for(choosers, progress)
+        if not steps:
+            return False
+        _commit_steps(rnd, state, steps, progress, seats=seats)
+        return True
+
+    return transact(run)
+
+
+def sweep_deadlines(*, now: datetime | None = None) -> list[int]:
+    """The clock's deadline sweep (every second): every decision whose deadline has passed gets its
+    default actions (:func:`round_timeout`); returns the ids of the rounds it moved."""
+    moment = now or timezone.now()
+    overdue = list(
+        Round.objects.filter(status=Round.Status.PLAYING, deadline__lte=moment).values_list(
+            "pk", "decision_version"
+        )
+    )
+    return [
+        round_id
+        for round_id, decision_version in overdue
+        if round_timeout(round_id=round_id, decision_version=decision_version, now=moment)
+    ]
+
+
+def _play_for(choosers: Mapping[int, tuple[Chooser, str]], progress: _Progress) -> list[_Step]:
+    """Let each seat in ``choosers`` that still has to decide act, one after the other, each on
+    the state the previous one left (the first answer may close a claim window for the rest)."""
+    steps: list[_Step] = []
+    for seat, (choose, source) in choosers.items():
+        if seat not in gameplay.deciders(progress.state):
+            continue
+        step = _Step(seat=seat, action=choose(progress.state, seat), source=source)
+        _apply_steps([step], progress)
+        steps.append(step)
+    return steps
+
+
+def _apply_steps(steps: list[_Step], progress: _Progress) -> None:
+    for step in steps:
+        for stage, events in gameplay.apply_staged(progress.state, step.action):
+            progress.events.extend(events)
+            progress.stages.append((stage, len(progress.events)))
+            progress.state = stage
+        progress.actions.append(gameplay.action_json(step.action))
+        progress.actors.add(step.seat)
+
+
+# --- the write and what follows it ------------------------------------------------------------
+
+
+def _commit_steps(
+    rnd: Round,
+    start: Any,
+    steps: list[_Step],
+    progress: _Progress,
+    *,
+    seats: Mapping[int, Seat] | None = None,
+) -> None:
+    """Write the state reached by ``steps`` (already applied into ``progress``) with a version
+    compare-and-set, append the events with consecutive ``seq``, update the seats' timeout
+    counters and arrange everything that must happen after the commit. ``seats``: the room's
+    seats when the caller has already read them in this transaction."""
+    room = rnd.match.room
+    if seats is None:
+        seats = store.seats_by_index(room)
+    old_version, first_seq = rnd.version, rnd.last_seq + 1
+    rnd.actions = [*rnd.actions, *progress.actions]
+    store.record(rnd, room, progress.state, progress.events, previous=start)
+    store.write_round(rnd, old_version=old_version)
+    rows = store.store_events(rnd, progress.events, first_seq=first_seq)
+    seats_changed = _update_seat_clocks(seats, steps)
+    gameplay.cache_put(rnd.pk, progress.state, rnd.actions)
+    ended = rnd.status == Round.Status.ENDED
+    if rows or seats_changed or ended or progress.actors:
+        # A pass that leaves a claim window open changes no event: only its seat is told (its
+        # own decision), nobody else hears of it (issue 14, item 7).
+        notify_room(
+            room.pk,
+            table=seats_changed or ended,
+            round_update=_round_update_builder(rnd, progress, rows, seats, first_seq - 1),
+        )
+    if ended:
+        _after_round(rnd, room)
+    else:
+        _schedule_after_commit(rnd, seats, progress.state)
+
+
+def _seat_users(seats: Mapping[int, Seat]) -> list[int | None]:
+    """Who holds each seat (None: empty or a bot), as the notifications carry it."""
+    return [seats[i].user_id if i in seats else None for i in range(4)]
+
+
+def _round_update_builder(
+    rnd: Round,
+    progress: _Progress,
+    rows: list[tuple[int, dict[str, Any]]],
+    seats: Mapping[int, Seat],
+    prev_seq: int,
+) -> Callable[[], dict[str, Any]]:
+    """The move's per-viewer update, built later (after the commit) from values fixed now: its
+    frames (:func:`_frames`), and the seats that acted (each is shown its own new decision even
+    when nobody else is shown anything)."""
+    fixed, seat_users = copy.copy(rnd), _seat_users(seats)
+    frames = _frames(fixed, progress, rows, prev_seq)
+    actors = frozenset(progress.actors)
+    return lambda: selectors.round_update(
+        fixed,
+        progress.state,
+        frames,
+        prev_seq=prev_seq,
+        seat_users=seat_users,
+        actors=actors,
+    )
+
+
+def _frames(
+    rnd: Round, progress: _Progress, rows: list[tuple[int, dict[str, Any]]], prev_seq: int
+) -> list[Frame]:
+    """The write's events cut at the engine's stages, each piece with the state that follows
+    it (the last one with the final state) and its decision token: what every viewer is shown,
+    frame by frame. A stage without events is nobody's frame (a pass in an open window)."""
+    frames: list[Frame] = []
+    done = 0
+    for state, count in progress.stages:
+        if count > done:
+            token = prev_seq + count
+            frames.append(Frame(state=state, rows=rows[done:count], token=token))
+            done = count
+    if frames:  # the last frame shows the round as the write left it, with its decision
+        frames[-1] = Frame(
+            state=progress.state, rows=frames[-1].rows, token=rnd.decision_version, last=True
+        )
+    return frames
+
+
+def _round_start_builder(
+    rnd: Round, state: Any, seats: Mapping[int, Seat]
+) -> Callable[[], dict[str, Any]]:
+    """A new round's per-viewer snapshots, built after the commit from values fixed now."""
+    fixed, seat_users = copy.copy(rnd), _seat_users(seats)
+    return lambda: selectors.round_start_update(fixed, state, seat_users=seat_users)
+
+
+def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
+    """Count timeouts in a row (托管 after :data:`AUTO_PLAY_AFTER_TIMEOUTS`); True when a seat
+    went into 托管 (the ``table`` message shows it).
+
+    Conditional ``UPDATE``s on the current row, never a save of the copy read earlier: the seat
+    row is not locked by the round's transaction, and a player's "I'm back"
+    (:func:`tables.rooms.seat_back`) committed meanwhile must not be overwritten by a stale
+    ``auto_play`` (issue 14, item 3)."""
+    auto_play_changed = False
+    for step in steps:
+        seat = seats.get(step.seat)
+        if seat is None or seat.is_bot:
+            continue
+        rows = Seat.objects.filter(pk=seat.pk)
+        if step.source == "player":
+            rows.filter(consecutive_timeouts__gt=0).update(consecutive_timeouts=0)
+        elif step.source == "timeout":
+            rows.update(consecutive_timeouts=F("consecutive_timeouts") + 1)
+            into_auto = rows.filter(
+                consecutive_timeouts__gte=AUTO_PLAY_AFTER_TIMEOUTS, auto_play=False
+            ).update(auto_play=True)
+            auto_play_changed = auto_play_changed or bool(into_auto)
+    return auto_play_changed
+
+
+def _schedule_after_commit(rnd: Round, seats: Mapping[int, Seat], state: Any) -> None:
+    """After the commit: a quick auto-play task when a bot or a 托管 seat must act.
+
+    A decision's clock needs no task of its own: the clock (config/clock.py) runs
+    :func:`sweep_deadlines` every second and times out every decision whose ``deadline`` has
+    passed (the index on ``(status, deadline)`` makes that one cheap query). A task per decision
+    would cost every move a message to the broker and the Celery worker a held ETA task, almost
+    always for nothing. A lost auto-play task is repaired by the decision's deadline.
+    """
+    if rnd.status != Round.Status.PLAYING:
+        return
+    deciders = gameplay.deciders(state)
+    if not any(s in seats and (seats[s].is_bot or seats[s].auto_play) for s in deciders):
+        return
+    enqueue_after_commit(
+        "tables.round_autoplay", (rnd.pk, rnd.version), countdown=AUTO_PLAY_DELAY_S
+    )
+
+
+def _after_round(rnd: Round, room: Room) -> None:
+    """A round ended: the next one is dealt after the settlement pause (or when all four press
+    ready; a lost task is repaired by the clock's sweep); ``round_finished`` is sent after the
+    commit for the settlement ledgers."""
+    Seat.objects.filter(room=room, is_bot=False).update(ready=False)
+    transaction.on_commit(lambda: round_finished.send(sender=Round, round=rnd))
+    enqueue_after_commit(
+        "tables.match_next_round", (rnd.match_id, rnd.number), countdown=NEXT_ROUND_AFTER_S
+    )

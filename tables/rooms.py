@@ -1,0 +1,246 @@
+"""Rooms and seats: open a room, sit down, stand up, be ready, come back from 托管, presence.
+
+Every change runs in one transaction (:func:`tables.notify.transact`) holding the room's row lock
+(:func:`tables.matches.lock_room`); the room is told after the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError
+
+from accounts import membership
+from accounts.models import Club
+from tables import presence
+from tables.errors import TableError
+from tables.game import store
+from tables.matches import end_match, lock_room, rounds_in_play, start_if_ready
+from tables.models import Match, Room, Seat
+from tables.notify import notify_room, transact
+from tables.room_options import room_options_validate
+
+PLAYER_LEFT = "player_left"
+"""``Match.end_reason`` when a seated player stood up during the match."""
+LEFT_CLUB = "left_club"
+"""``Match.end_reason`` when a seated player stopped being a member of the club."""
+PLAYER_REMOVED = "player_removed"
+"""``Match.end_reason`` when a manager removed a seated player during a match."""
+PLAYER_LEFT_EVENT = "player_left"
+"""Appended to the round a player's 离座 voided: every viewer is told who left (seat, name)."""
+PLAYER_REMOVED_EVENT = "player_removed"
+"""Appended to the round voided by a manager removing a seat: who was removed."""
+
+
+def room_create(
+    *,
+    user: Any,
+    club: Club,
+    name: str,
+    variant: str,
+    options: Mapping[str, Any] | None = None,
+    base_stake: int = 1,
+    turn_timeout_s: int = 15,
+    claim_timeout_s: int = 8,
+    allow_spectators: bool = True,
+    allow_bots: bool = True,
+) -> Room:
+    """Open a room in a club the user is an active member of.
+
+    Every path that opens a room (lobby form, API, admin's own save through the same checker)
+    comes here or through :func:`tables.room_options.room_options_validate`: the room's 底分
+    ``base_stake`` is written into the rules' option ``base`` there, so it is scored as set.
+    """
+    if not membership.is_active_member(user, club.pk):
+        raise TableError("not a member of this club", code="not_member")
+    room = Room(
+        club=club,
+        name=name,
+        variant=variant,
+        options=room_options_validate(
+            variant=variant, options=options or {}, base_stake=base_stake
+        ),
+        base_stake=base_stake,
+        turn_timeout_s=turn_timeout_s,
+        claim_timeout_s=claim_timeout_s,
+        allow_spectators=allow_spectators,
+        allow_bots=allow_bots,
+        created_by=user,
+    )
+    room.full_clean()
+    room.save()
+    return room
+
+
+def seat_take(*, room: Room, user: Any, index: int | None = None) -> Seat:
+    """Sit down (入座) at a free seat (the first free one if ``index`` is None)."""
+
+    def run() -> Seat:
+        locked = lock_room(room.pk)
+        if locked.status == Room.Status.CLOSED:
+            raise TableError("the room is closed", code="room_closed")
+        if not membership.is_active_member(user, locked.club_id):
+            raise TableError("not a member of this club", code="not_member")
+        if Match.objects.filter(room=locked, status=Match.Status.PLAYING).exists():
+            raise TableError("a match is in play", code="match_in_play")
+        mine = Seat.objects.filter(room=locked, user=user).first()
+        if mine is not None:
+            if index is None or mine.index == index:
+                return mine
+            raise TableError("you already have a seat here", code="already_seated")
+        taken = set(Seat.objects.filter(room=locked).values_list("index", flat=True))
+        free = [i for i in range(4) if i not in taken]
+        chosen = index if index is not None else (free[0] if free else None)
+        if chosen is None or chosen not in free:
+            raise TableError("that seat is taken", code="seat_taken")
+        seat = Seat.objects.create(room=locked, index=chosen, user=user)
+        notify_room(locked.pk)
+        return seat
+
+    try:
+        return transact(run)
+    except IntegrityError as exc:  # the unique constraints are the last line of defence
+        raise TableError("that seat is taken", code="seat_taken") from exc
+
+
+def seats_fill_with_bots(*, room: Room, user: Any) -> list[Seat]:
+    """Fill every empty seat with a bot (room option ``allow_bots``); bots are always ready."""
+
+    def run() -> list[Seat]:
+        locked = lock_room(room.pk)
+        if not locked.allow_bots:
+            raise TableError("this room has no bots", code="no_bots")
+        if not Seat.objects.filter(room=locked, user=user).exists():
+            raise TableError("sit down first", code="not_seated")
+        taken = set(Seat.objects.filter(room=locked).values_list("index", flat=True))
+        made = [
+            Seat.objects.create(room=locked, index=i, is_bot=True, ready=True)
+            for i in range(4)
+            if i not in taken
+        ]
+        notify_room(locked.pk)
+        start_if_ready(locked)
+        return made
+
+    return transact(run)
+
+
+def seat_leave(*, room: Room, user: Any) -> None:
+    """Stand up (离座). Leaving during a match ends the match (spec README, item 1); the bots of
+    a room with no human left stand up too."""
+
+    def run() -> None:
+        locked = lock_room(room.pk)
+        seat = Seat.objects.filter(room=locked, user=user).first()
+        if seat is not None:
+            stand_up(locked, seat, reason=PLAYER_LEFT)
+
+    transact(run)
+
+
+def _name(seat: Seat) -> str:
+    return "🤖" if seat.is_bot or seat.user is None else str(seat.user.public_name)
+
+
+def stand_up(room: Room, seat: Seat, *, reason: str) -> None:
+    """``seat`` leaves the locked ``room``: a match in play ends (its round voided, spec README
+    item 1) with ``reason``; the bots stand up too when no human is left. Everyone at the table
+    is told who left (a public notice on the voided round: otherwise a mystery, issue 17)."""
+    voided = rounds_in_play(room)
+    end_match(room, reason=reason)
+    kind = PLAYER_REMOVED_EVENT if reason == PLAYER_REMOVED else PLAYER_LEFT_EVENT
+    for rnd in voided:
+        store.append_notice(rnd, {"kind": kind, "seat": seat.index, "name": _name(seat)})
+    seat.delete()
+    if not Seat.objects.filter(room=room, is_bot=False).exists():
+        Seat.objects.filter(room=room, is_bot=True).delete()
+    notify_room(room.pk)
+
+
+def member_lost(*, club_id: int, user_id: int) -> list[int]:
+    """A user is no longer an active member of a club (left it, was removed, or the account was
+    closed): they stand up from every table of the club as a player who leaves does, and every
+    socket of theirs at the club's tables — seat or spectator — is closed (issue 14, item 8).
+    Returns the rooms they were seated at. Idempotent."""
+    if membership.is_active_member(user_id, club_id):
+        return []  # still (or again) a member
+    rooms = list(Room.objects.filter(club_id=club_id).values_list("pk", flat=True))
+    seated = list(
+        Seat.objects.filter(room_id__in=rooms, user_id=user_id).values_list("room_id", flat=True)
+    )
+    for room_id in seated:
+
+        def run(room_id: int = room_id) -> None:
+            locked = lock_room(room_id)
+            seat = Seat.objects.filter(room=locked, user_id=user_id).first()
+            if seat is not None:
+                stand_up(locked, seat, reason=LEFT_CLUB)
+
+        transact(run)
+    for room_id in rooms:
+        notify_room(room_id, table=room_id in seated, revoke=user_id)
+    return seated
+
+
+def seat_set_ready(*, room: Room, user: Any, ready: bool = True) -> Seat:
+    """准备: when all four seats are ready a match (or its next round) starts."""
+
+    def run() -> Seat:
+        locked = lock_room(room.pk)
+        seat = Seat.objects.filter(room=locked, user=user).first()
+        if seat is None:
+            raise TableError("sit down first", code="not_seated")
+        seat.ready = ready
+        seat.save(update_fields=["ready"])
+        notify_room(locked.pk)
+        start_if_ready(locked)
+        return seat
+
+    return transact(run)
+
+
+def seat_back(*, room: Room, user: Any) -> Seat:
+    """Come back ("I am back", 取消托管): the player takes their seat over from auto-play."""
+
+    def run() -> Seat:
+        seat = Seat.objects.select_for_update().filter(room_id=room.pk, user=user).first()
+        if seat is None:
+            raise TableError("sit down first", code="not_seated")
+        seat.auto_play = False
+        seat.consecutive_timeouts = 0
+        seat.save(update_fields=["auto_play", "consecutive_timeouts"])
+        notify_room(room.pk)
+        return seat
+
+    return transact(run)
+
+
+def seat_presence_sync(*, room_id: int) -> bool:
+    """Bring the room's ``Seat.connected`` flags in line with presence (:mod:`tables.presence`)
+    and tell the room when one changed; True if one did.
+
+    Called when a socket opens or closes, and by the clock (:func:`sweep_presence`) for the
+    sockets that expired unannounced (a killed ASGI worker). One ``UPDATE`` per changed value,
+    conditioned on the old value, so concurrent syncs never fight; unknown presence (Redis
+    unreachable) changes nothing."""
+    seats = Seat.objects.filter(room_id=room_id, is_bot=False)
+    rows = list(seats.values_list("pk", "user_id", "connected"))
+    online = presence.users_online(room_id, [user_id for _pk, user_id, _shown in rows])
+    if online is None:
+        return False
+    changed = 0
+    for value in (True, False):
+        stale = [pk for pk, user, shown in rows if (user in online) == value and shown != value]
+        if stale:
+            changed += seats.filter(pk__in=stale, connected=not value).update(connected=value)
+    if changed:
+        notify_room(room_id)
+    return bool(changed)
+
+
+def sweep_presence() -> list[int]:
+    """The clock, every few seconds: rooms where a seat shown online has no live socket any
+    more (or the other way round); returns the ids of the rooms it changed."""
+    rooms = Seat.objects.filter(is_bot=False, connected=True).values_list("room_id", flat=True)
+    return [room_id for room_id in sorted(set(rooms)) if seat_presence_sync(room_id=room_id)]
