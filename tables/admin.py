@@ -21,10 +21,10 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from accounts.models import User
-from tables import club_admin, room_options
+from tables import club_admin, room_options, rooms
 from tables.admin_forms import DissolveActionForm, RoomAdminForm
 from tables.errors import TableError
-from tables.models import Match, Room, Round, Seat
+from tables.models import BotLevel, Match, Room, Round, Seat
 
 
 def _run_each(
@@ -72,7 +72,14 @@ class RoomAdmin(ClubScopedModelAdmin):
     list_filter = ("variant", "status", club_filter("club"), "allow_bots", "allow_spectators")
     search_fields = ("name", "invite_code", "club__name")
     readonly_fields = ("invite_code", "status", "seats_now", "created_by", "created_at")
-    actions = ("close_rooms", "reopen_rooms", "dissolve_tables")
+    actions = (
+        "close_rooms",
+        "reopen_rooms",
+        "dissolve_tables",
+        "fill_with_easy_bots",
+        "fill_with_normal_bots",
+        "fill_with_hard_bots",
+    )
     fieldsets = (
         (None, {"fields": ("club", "name", "variant", "status", "invite_code", "seats_now")}),
         (
@@ -84,6 +91,7 @@ class RoomAdmin(ClubScopedModelAdmin):
                     "claim_timeout_s",
                     "allow_spectators",
                     "allow_bots",
+                    "bot_level",
                 )
             },
         ),
@@ -99,8 +107,8 @@ class RoomAdmin(ClubScopedModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Room]:
         playing = Match.objects.filter(room=OuterRef("pk"), status=Match.Status.PLAYING)
-        rooms: QuerySet[Room] = super().get_queryset(request)
-        return rooms.annotate(
+        found: QuerySet[Room] = super().get_queryset(request)
+        return found.annotate(
             seat_count=Count("seats", distinct=True), match_in_play=Exists(playing)
         )
 
@@ -119,7 +127,7 @@ class RoomAdmin(ClubScopedModelAdmin):
             return "—"
         seats = Seat.objects.filter(room=room).select_related("user").order_by("index")
         link = reverse("admin:tables_seat_changelist") + f"?room__id__exact={room.pk}"
-        listed = ", ".join(f"{seat.index}: {'🤖' if seat.is_bot else seat.user}" for seat in seats)
+        listed = ", ".join(f"{seat.index}: {_who(seat)}" for seat in seats)
         return format_html('{} <a href="{}">{}</a>', listed or "—", link, _("管理座位"))
 
     def save_model(self, request: HttpRequest, obj: Room, form: Any, change: bool) -> None:
@@ -163,6 +171,34 @@ class RoomAdmin(ClubScopedModelAdmin):
             _("已解散 %(count)d 张牌桌。"),
         )
 
+    def _fill(self, request: HttpRequest, queryset: QuerySet[Room], level: str) -> None:
+        _run_each(
+            self,
+            request,
+            queryset,
+            lambda room: rooms.seats_fill_with_bots(room=room, user=request.user, level=level),
+            _("已为 %(count)d 个房间补上机器人。"),
+        )
+
+    @admin.action(description=_("机器人补位（简单）"), permissions=("change",))
+    def fill_with_easy_bots(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
+        self._fill(request, queryset, BotLevel.EASY)
+
+    @admin.action(description=_("机器人补位（普通）"), permissions=("change",))
+    def fill_with_normal_bots(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
+        self._fill(request, queryset, BotLevel.NORMAL)
+
+    @admin.action(description=_("机器人补位（困难）"), permissions=("change",))
+    def fill_with_hard_bots(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
+        self._fill(request, queryset, BotLevel.HARD)
+
+
+def _who(seat: Seat) -> str:
+    """A seat as the room's page lists it: the player, or 🤖 with the bot's level."""
+    if seat.is_bot:
+        return f"🤖 {seat.get_bot_level_display()}" if seat.bot_level else "🤖"
+    return str(seat.user)
+
 
 @admin.register(Seat)
 class SeatAdmin(ClubScopedModelAdmin):
@@ -171,7 +207,16 @@ class SeatAdmin(ClubScopedModelAdmin):
     club_field = "room__club"
     club_manager_may_add = False
     club_manager_may_delete = False
-    list_display = ("room", "index", "user", "is_bot", "ready", "auto_play", "connected")
+    list_display = (
+        "room",
+        "index",
+        "user",
+        "is_bot",
+        "bot_level",
+        "ready",
+        "auto_play",
+        "connected",
+    )
     list_select_related = ("room", "room__club", "user")
     list_filter = (club_filter("room__club"), "is_bot", "ready", "auto_play")
     search_fields = ("room__name", "room__invite_code", "user__username", "user__display_name")

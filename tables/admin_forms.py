@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.registry import VARIANTS
 from tables import room_options as ro
-from tables.models import Room, Variant
+from tables.forms import optional_bot_level
+from tables.models import BotLevel, Room, Variant
 
 
 class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -31,6 +32,7 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             "claim_timeout_s",
             "allow_spectators",
             "allow_bots",
+            "bot_level",
         )
         help_texts = {  # noqa: RUF012  # Django reads a plain dict here
             "variant": _("玩法决定规则与下面哪些选项有效；开局时的玩法与选项随对局保存。"),
@@ -41,10 +43,15 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             "claim_timeout_s": _("吃、碰、杠、胡的决定时间，2–600 秒；超时视为过。"),
             "allow_spectators": _("亲友圈成员可以旁观；旁观者看不到任何人的手牌。"),
             "allow_bots": _("入座的玩家可以让机器人补满空位。"),
+            "bot_level": _("补位机器人的默认水平（简单、普通、困难），也是托管代打的水平。"),
         }
+
+    def clean_bot_level(self) -> str:
+        return self.cleaned_data.get("bot_level") or BotLevel.NORMAL
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        optional_bot_level(self)
         current = dict(self.instance.options or {}) if self.instance.pk else {}
         for room_option in ro.FORM_OPTIONS:
             key = room_option.key

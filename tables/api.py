@@ -31,7 +31,7 @@ from accounts.models import Club, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
 from tables import club_admin, rooms
 from tables.errors import TableError
-from tables.models import Match, Room, Round, Seat, Variant
+from tables.models import BotLevel, Match, Room, Round, Seat, Variant
 from tables.room_options import options_schema
 
 _FORBIDDEN_CODES = {"not_member", "not_manager"}
@@ -106,6 +106,7 @@ class RoomSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "claim_timeout_s",
             "allow_spectators",
             "allow_bots",
+            "bot_level",
             "status",
             "invite_code",
             "seated",
@@ -175,6 +176,7 @@ class RoomCreateSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
             "claim_timeout_s",
             "allow_spectators",
             "allow_bots",
+            "bot_level",
         )
 
 
@@ -184,6 +186,14 @@ class SeatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class JoinByCodeSerializer(SeatRequestSerializer):
     code = serializers.CharField(max_length=16)
+
+
+class BotsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """机器人补位: the level (简单 easy, 普通 normal, 困难 hard; default the room's) and, to fill
+    one seat only, its index."""
+
+    level = serializers.ChoiceField(choices=BotLevel.choices, required=False)
+    index = serializers.IntegerField(min_value=0, max_value=3, required=False, allow_null=True)
 
 
 class ReadySerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -336,12 +346,20 @@ class RoomViewSet(
         rooms.seat_set_ready(room=room, user=_me(request), ready=data.validated_data["ready"])
         return self._room_answer(room)
 
-    @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
+    @extend_schema(request=BotsSerializer, responses={200: RoomDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def bots(self, request: Request, pk: str | None = None) -> Response:
-        """Fill every empty seat with a bot (rooms that allow bots; I must be seated)."""
+        """Fill the empty seats (or seat ``index``) with bots of ``level`` (default: the room's
+        bot level) in a room that allows bots; I must be seated, or manage the club."""
         room = self.get_object()
-        rooms.seats_fill_with_bots(room=room, user=_me(request))
+        data = BotsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rooms.seats_fill_with_bots(
+            room=room,
+            user=_me(request),
+            level=data.validated_data.get("level"),
+            index=data.validated_data.get("index"),
+        )
         return self._room_answer(room)
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})

@@ -1,45 +1,43 @@
-"""Bots that fill empty seats (room option ``allow_bots``).
+"""Bots at the live tables: a bot seat (三缺一) or an absent player's 托管 plays through
+:mod:`rules.bots`, which is handed that seat's redacted view only (hints off) and the room's
+options, never the round state, and answers one of the engine's legal actions.
 
-A bot is a plain, predictable player, not a strong one: it always takes a legal win, declares ting
-(报听) whenever a discard allows it, never claims a discard (so the humans' game flows), and
-otherwise throws the tile that helps its hand least (honours it holds alone first, then the suit
-tile with the fewest neighbours). It only ever picks from the engine's ``legal_actions``.
+Levels (``rules.bots.LEVELS``): 简单 ``easy``, 普通 ``normal``, 困难 ``hard``; ``basic`` is the
+bot the tables had before issue 19 (never claims, declares ting whenever allowed, throws the tile
+with the fewest neighbours), still the default of :func:`choose_action` for callers that name no
+level. A bot's generator is seeded from the round's public commitment, the state's version and
+the seat: the same table position always gets the same move, and nothing hidden seeds it.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from rules.engine import actions as engine_actions
-from tables import gameplay
+from rules import bots as rules_bots
+from rules.bots.policy import _usefulness
+from rules.views import seat_view
+
+__all__ = ["LEVEL_LABELS", "_usefulness", "bot_rng", "choose_action", "level_label"]
+
+LEVEL_LABELS: dict[str, str] = {"easy": "简单", "normal": "普通", "hard": "困难"}
+"""The levels' Chinese names (the web layer translates them with gettext)."""
 
 
-def _usefulness(tile: int, counts: list[int]) -> int:
-    """How much a tile is worth keeping: copies held, plus neighbours within two in its suit."""
-    score = 3 * (counts[tile] - 1)
-    if tile < 27:
-        base = tile - tile % 9
-        for offset in (-2, -1, 1, 2):
-            other = tile + offset
-            if base <= other < base + 9 and counts[other]:
-                score += 2 if abs(offset) == 1 else 1
-    return score
+def level_label(level: str) -> str:
+    return LEVEL_LABELS.get(level, level)
 
 
-def choose_action(state: Any, seat: int) -> Any:
-    """The bot's move among ``legal_actions(state, seat)``."""
-    legal = gameplay.legal_actions(state, seat)
-    for action in legal:
-        if isinstance(action, engine_actions.SelfDrawWin | engine_actions.DeclareWin):
-            return action
-    for action in legal:
-        if isinstance(action, engine_actions.Pass):
-            return action
-    discards = [a for a in legal if isinstance(a, engine_actions.Discard)]
-    ting = [a for a in discards if a.ting]
-    if ting:
-        return ting[0]
-    if discards:
-        counts = state.seats[seat].counts()
-        return min(discards, key=lambda a: (_usefulness(a.tile, counts), -a.tile))
-    return gameplay.default_action(state, seat)
+def bot_rng(state: Any, seat: int) -> random.Random:
+    """The bot's generator for this decision: public facts only (commitment, version, seat)."""
+    return random.Random(f"{state.commitment}/{state.version}/{seat}")
+
+
+def choose_action(
+    state: Any, seat: int, *, level: str = rules_bots.BASELINE, rng: random.Random | None = None
+) -> Any:
+    """The bot's move for ``seat`` among ``legal_actions(state, seat)``, from its view only."""
+    view = seat_view(state, seat, hints=False)
+    return rules_bots.choose_action(
+        view, level=level, rng=rng or bot_rng(state, seat), options=state.options
+    )

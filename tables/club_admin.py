@@ -8,27 +8,17 @@ from typing import Any
 
 from django.contrib.admin.models import CHANGE, LogEntry
 
-from accounts import membership
 from tables.errors import TableError
 from tables.game import store
 from tables.matches import end_match, lock_room, rounds_in_play
 from tables.models import Match, Room, Seat
 from tables.notify import notify_room, transact
-from tables.rooms import PLAYER_REMOVED, stand_up
+from tables.rooms import PLAYER_REMOVED, stand_up, user_manages_room
 
 DISSOLVED = "dissolved"
 """``Match.end_reason`` of a table dissolved by a club manager (网管解散)."""
 TABLE_DISSOLVED_EVENT = "table_dissolved"
 """Kind of the event appended to the voided round: every viewer is sent the reason."""
-
-
-def user_manages_room(user: Any, room: Room) -> bool:
-    """Site staff allowed to change rooms, or an active owner/admin of the room's club."""
-    if not getattr(user, "is_active", False) or not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser or (user.is_staff and user.has_perm("tables.change_room")):
-        return True
-    return membership.is_club_manager(user, room.club_id)
 
 
 def _require_room_manager(actor: Any, room: Room) -> None:

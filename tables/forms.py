@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import membership
 from accounts.models import Club
-from tables.models import Room
+from tables.models import BotLevel, Room
 
 
 class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -26,6 +26,7 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
             "claim_timeout_s",
             "allow_spectators",
             "allow_bots",
+            "bot_level",
         ]
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
@@ -35,6 +36,17 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
         club_field.queryset = Club.objects.filter(pk__in=membership.active_club_ids(user)).order_by(
             "name"
         )
+        optional_bot_level(self)
+
+    def clean_bot_level(self) -> str:
+        return self.cleaned_data.get("bot_level") or BotLevel.NORMAL
+
+
+def optional_bot_level(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+    """机器人水平 may be left out of a posted form (older pages, scripts): it is then 普通."""
+    field = form.fields["bot_level"]
+    field.required = False
+    field.initial = field.initial or BotLevel.NORMAL
 
 
 class JoinRoomForm(forms.Form):

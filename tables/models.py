@@ -38,6 +38,14 @@ def new_room_code() -> str:
     return unique_code(lambda code: Room.objects.filter(invite_code=code).exists())
 
 
+class BotLevel(models.TextChoices):
+    """机器人水平: the levels of :mod:`rules.bots` a room owner may seat (issue 19)."""
+
+    EASY = "easy", _("简单")
+    NORMAL = "normal", _("普通")
+    HARD = "hard", _("困难")
+
+
 class Room(models.Model):
     """房间: where four players (and perhaps bots and spectators) play a variant at a stake."""
 
@@ -63,6 +71,13 @@ class Room(models.Model):
     )
     allow_spectators = models.BooleanField(_("允许观战"), default=True)
     allow_bots = models.BooleanField(_("允许机器人"), default=True)
+    bot_level = models.CharField(
+        _("机器人水平"),
+        max_length=10,
+        choices=BotLevel.choices,
+        default=BotLevel.NORMAL,
+        help_text=_("补位机器人的默认水平，也是托管代打的水平。"),
+    )
     invite_code = models.CharField(_("邀请码"), max_length=16, unique=True, editable=False)
     status = models.CharField(_("状态"), max_length=10, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
@@ -126,6 +141,9 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(_("机器人"), default=False)
+    bot_level = models.CharField(
+        _("机器人水平"), max_length=10, choices=BotLevel.choices, blank=True, default=""
+    )
     ready = models.BooleanField(_("已准备"), default=False)
     auto_play = models.BooleanField(_("托管"), default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(_("连续超时"), default=0)

@@ -17,7 +17,7 @@ from tables import presence
 from tables.errors import TableError
 from tables.game import store
 from tables.matches import end_match, lock_room, rounds_in_play, start_if_ready
-from tables.models import Match, Room, Seat
+from tables.models import BotLevel, Match, Room, Seat
 from tables.notify import notify_room, transact
 from tables.room_options import room_options_validate
 
@@ -45,6 +45,7 @@ def room_create(
     claim_timeout_s: int = 8,
     allow_spectators: bool = True,
     allow_bots: bool = True,
+    bot_level: object = BotLevel.NORMAL,
 ) -> Room:
     """Open a room in a club the user is an active member of.
 
@@ -66,6 +67,7 @@ def room_create(
         claim_timeout_s=claim_timeout_s,
         allow_spectators=allow_spectators,
         allow_bots=allow_bots,
+        bot_level=bot_level_validate(level=bot_level),
         created_by=user,
     )
     room.full_clean()
@@ -104,20 +106,62 @@ def seat_take(*, room: Room, user: Any, index: int | None = None) -> Seat:
         raise TableError("that seat is taken", code="seat_taken") from exc
 
 
-def seats_fill_with_bots(*, room: Room, user: Any) -> list[Seat]:
-    """Fill every empty seat with a bot (room option ``allow_bots``); bots are always ready."""
+def user_manages_room(user: Any, room: Room) -> bool:
+    """Site staff allowed to change rooms, or an active owner/admin of the room's club."""
+    if not getattr(user, "is_active", False) or not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or (user.is_staff and user.has_perm("tables.change_room")):
+        return True
+    return membership.is_club_manager(user, room.club_id)
+
+
+def bot_level_validate(*, level: object) -> str:
+    """A bot level a room may seat or play 托管 at (:data:`rules.bots.LEVELS`): the one check
+    behind the lobby, the table page, the API and the admin."""
+    if isinstance(level, str) and level in BotLevel.values:
+        return level
+    raise TableError(f"unknown bot level {level!r}", code="bad_bot_level")
+
+
+def _seat_index(index: object) -> int | None:
+    """``index`` of a bot fill: None (every empty seat) or a seat 0–3 (a form's digit too)."""
+    if index is None or index == "":
+        return None
+    if isinstance(index, str) and index.isascii() and index.isdigit():
+        index = int(index)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 3:
+        raise TableError("no such seat", code="bad_seat")
+    return index
+
+
+def seats_fill_with_bots(
+    *, room: Room, user: Any, level: object = None, index: object = None
+) -> list[Seat]:
+    """Fill the empty seats (or only seat ``index``) with bots of ``level`` (the room's
+    ``bot_level`` when None), in a room that allows bots; bots are always ready. A player
+    seated at the table may do it (the lobby and the table page), and so may a manager of the
+    room's club (the admin)."""
+    chosen = None if level is None or level == "" else bot_level_validate(level=level)
+    only = _seat_index(index)
 
     def run() -> list[Seat]:
         locked = lock_room(room.pk)
         if not locked.allow_bots:
             raise TableError("this room has no bots", code="no_bots")
-        if not Seat.objects.filter(room=locked, user=user).exists():
+        seated = Seat.objects.filter(room=locked, user=user).exists()
+        if not seated and not user_manages_room(user, locked):
             raise TableError("sit down first", code="not_seated")
+        if Match.objects.filter(room=locked, status=Match.Status.PLAYING).exists():
+            raise TableError("a match is in play", code="match_in_play")
         taken = set(Seat.objects.filter(room=locked).values_list("index", flat=True))
+        if only is not None and only in taken:
+            raise TableError("that seat is taken", code="seat_taken")
+        wanted = [only] if only is not None else [i for i in range(4) if i not in taken]
         made = [
-            Seat.objects.create(room=locked, index=i, is_bot=True, ready=True)
-            for i in range(4)
-            if i not in taken
+            Seat.objects.create(
+                room=locked, index=i, is_bot=True, ready=True, bot_level=chosen or locked.bot_level
+            )
+            for i in wanted
         ]
         notify_room(locked.pk)
         start_if_ready(locked)

@@ -77,6 +77,7 @@ def table_state(room: Room) -> dict[str, Any]:
             "variant": room.variant,
             "status": room.status,
             "allow_bots": room.allow_bots,
+            "bot_level": room.bot_level,
             "allow_spectators": room.allow_spectators,
             "turn_timeout_s": room.turn_timeout_s,
             "claim_timeout_s": room.claim_timeout_s,

@@ -65,6 +65,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 claim_timeout_s=room.claim_timeout_s,
                 allow_spectators=room.allow_spectators,
                 allow_bots=room.allow_bots,
+                bot_level=room.bot_level,
             )
         except TableError as exc:
             form.add_error(None, str(exc))
@@ -108,6 +109,8 @@ REFUSALS = {
     "not_member": _lazy("你不是这个亲友圈的成员。"),
     "not_seated": _lazy("请先入座。"),
     "no_bots": _lazy("这个房间不允许机器人。"),
+    "bad_bot_level": _lazy("没有这个机器人水平。"),
+    "bad_seat": _lazy("没有这个座位。"),
 }
 """What a player is told when a seat change is refused (the service's ``code``)."""
 
@@ -134,7 +137,12 @@ def _seat_post(request: HttpRequest, room_id: int, what: str) -> HttpResponse:
                 room=the_room, user=request.user, ready=request.POST.get("ready", "1") == "1"
             )
         elif what == "bots":
-            rooms.seats_fill_with_bots(room=the_room, user=request.user)
+            rooms.seats_fill_with_bots(
+                room=the_room,
+                user=request.user,
+                level=request.POST.get("level") or None,
+                index=request.POST.get("index") or None,
+            )
         elif what == "back":
             rooms.seat_back(room=the_room, user=request.user)
     except TableError as exc:

@@ -50,8 +50,8 @@ def tiles_of(counts: Sequence[int]) -> tuple[Tile, ...]:
 
 def void_suit(bv: BotView) -> int | None:
     """The suit (0 m, 1 p, 2 s) this seat declared void (成麻 定缺), if the view says so."""
-    value = bv.extra.get("void_suit")
-    return value if isinstance(value, int) else None
+    que = bv.extra.get("que")
+    return "mps".index(que) if que in ("m", "p", "s") else None
 
 
 def condition_penalty(bv: BotView, counts: Sequence[int], melds: Sequence[Meld]) -> int:
@@ -110,12 +110,29 @@ def need_of(counts: Sequence[int]) -> int:
     return sum(counts) // 3
 
 
+SEVEN_PAIRS = frozenset({"chengma"})
+"""Variants where seven pairs (七对) win too."""
+
+
+def seven_pairs_shanten(counts: Sequence[int]) -> int:
+    """Shanten of seven pairs (four equal tiles count as two pairs, as 成麻 reads them)."""
+    return 6 - sum(n // 2 for n in counts)
+
+
 def value_of(
     bv: BotView, counts: list[int], melds: tuple[Meld, ...], *, effective: bool = True
 ) -> HandValue:
     """The worth of a 3n+1 hand (``counts`` concealed, ``melds``) from this seat's view."""
     need = need_of(counts)
     base = shanten(counts, need)
+    if bv.variant in SEVEN_PAIRS and not melds:
+        pairs = seven_pairs_shanten(counts)
+        if pairs < base:
+            base = pairs
+            if base > 0:
+                singles = sum(bv.unseen[t] for t in range(NUM_KINDS) if counts[t] % 2)
+                penalty = condition_penalty(bv, counts, melds)
+                return HandValue(base + penalty, singles if effective else 0)
     if base <= 0:
         waits = legal_waits(bv, counts, melds)
         left = sum(bv.unseen[t] for t in waits)
@@ -142,9 +159,13 @@ def discard_values(
     tiles are counted only for the discards that reach the best rough shanten (the others lose),
     or the next one when none of those stays as good once judged exactly."""
     shapes: dict[Tile, int] = {}
+    pairs = bv.variant in SEVEN_PAIRS and not melds
     for tile in candidates:
         counts[tile] -= 1
-        shapes[tile] = shanten(counts, need_of(counts)) + condition_penalty(bv, counts, melds)
+        shape = shanten(counts, need_of(counts))
+        if pairs:
+            shape = min(shape, seven_pairs_shanten(counts))
+        shapes[tile] = shape + condition_penalty(bv, counts, melds)
         counts[tile] += 1
     best = min(shapes.values())
     out = {tile: HandValue(rough, 0) for tile, rough in shapes.items()}
@@ -167,6 +188,8 @@ def threats(bv: BotView) -> list[int]:
     ting, three melds or more, or two melds late in the wall."""
     out: list[int] = []
     for i, opp in enumerate(bv.opponents):
+        if opp.out:
+            continue
         if opp.ting or opp.melds >= 3 or (opp.melds >= 2 and bv.wall_left < 30):
             out.append(i)
     return out
@@ -181,6 +204,8 @@ def danger(bv: BotView, tile: Tile, against: Sequence[int]) -> float:
     total = 0.0
     for i in against:
         opp = bv.opponents[i]
+        if opp.void is not None and tile < HONOR and tile // 9 == opp.void:
+            continue  # 成麻: nobody wins holding a tile of their void suit
         if tile in opp.discards:
             total += 0.2
             continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rules.bots.evaluate import (
     HandValue,
@@ -122,6 +123,15 @@ class _Player:
             if isinstance(action, _WINS):
                 return action
         phase_kind = self.bv.phase.get("kind")
+        # 成麻's secret choices, read by kind (the actions of that variant's flow).
+        voids: list[Any] = [a for a in legal if a.kind == "choose_void"]
+        if voids:
+            best: Action = min(voids, key=lambda a: _suit_cost(self.counts, "mps".index(a.suit)))
+            return best
+        threes: list[Any] = [a for a in legal if a.kind == "exchange_three"]
+        if threes:
+            chosen: Action = min(threes, key=lambda a: _exchange_cost(self.counts, a.tiles))
+            return chosen
         discards = [a for a in legal if isinstance(a, Discard)]
         if phase_kind == "claims" or phase_kind == "rob_kong":
             return self._answer_claim(legal)
@@ -281,6 +291,19 @@ class _Player:
         if isinstance(action, ExposedKong):
             return self._after(remove=(tile,) * 3, meld=Meld("kong", (tile,) * 4))
         return None
+
+
+def _suit_cost(counts: Sequence[int], suit: int) -> tuple[int, int]:
+    """What giving up a suit costs (成麻 定缺): its tiles, then how well they connect."""
+    tiles = [t for t in range(suit * 9, suit * 9 + 9) for _ in range(counts[t])]
+    return (len(tiles), sum(_usefulness(t, counts) for t in set(tiles)))
+
+
+def _exchange_cost(counts: Sequence[int], tiles: Sequence[Tile]) -> tuple[int, int]:
+    """What passing three tiles on costs (成麻 换三张): best from the shortest suit, and the
+    least connected tiles of it."""
+    suit = tiles[0] // 9
+    return (_suit_cost(counts, suit)[0], sum(_usefulness(t, counts) for t in tiles))
 
 
 def _phase_tile(bv: BotView) -> Tile | None:

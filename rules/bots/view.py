@@ -33,6 +33,10 @@ class Opponent:
     opened: bool
     ting: bool
     concealed_count: int
+    out: bool = False
+    """Out of the hand (成麻 血战到底: a seat that has won plays no more)."""
+    void: int | None = None
+    """Its void suit (成麻 定缺: 0 m, 1 p, 2 s) once shown; it can never win on such a tile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +117,8 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
                 opened=bool(seat["opened"]),
                 ting=bool(seat["ting"]),
                 concealed_count=int(seat["concealed_count"]),
+                out=bool(seat.get("out", False)),
+                void=_suit_index(seat.get("que")),
             )
         )
     treasure_data = view.get("treasure")
@@ -120,6 +126,9 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
     if treasure_data and treasure_data.get("tile"):
         treasure = TILE_OF[treasure_data["tile"]]
         seen[treasure] += 1
+    for laid in view.get("wins") or ():  # 成麻: a winner's hand is laid down for all to see
+        for t in laid.get("tiles", ()):
+            seen[TILE_OF[t]] += 1
     unseen = tuple(max(0, 4 - n) for n in seen[:NUM_KINDS])
     round_wind = TILE_OF[view["round_wind"]]
     seat_wind = TILE_OF[view["seat_winds"][me]]
@@ -128,6 +137,9 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
         extra["lianzhuang"] = int(view["lianzhuang"])
     if "flowers" in mine:
         extra["flowers"] = [TILE_OF[t] for t in mine["flowers"]]
+    que = mine.get("que") or mine.get("que_chosen")
+    if _suit_index(que) is not None:
+        extra["que"] = que  # as 成麻's hand rules read it (their context's ``extra.que``)
     opened = tuple(bool(s["opened"]) for s in seats)
     return BotView(
         variant=str(view["variant"]),
@@ -165,3 +177,8 @@ def action_of(data: Mapping[str, Any]) -> Action:
             value = tuple(TILE_OF[t] for t in value)
         fields[key] = value
     return ACTION_TYPES[data["kind"]](**fields)
+
+
+def _suit_index(suit: Any) -> int | None:
+    """``"m"``/``"p"``/``"s"`` → 0/1/2 (成麻's void suit), None otherwise."""
+    return "mps".index(suit) if suit in ("m", "p", "s") else None

@@ -170,7 +170,7 @@ const hooks = {
   toggleTing: () => dispatch({ type: "ui/ting" }),
   sit: (index) => post(app.dataset.sitUrl, { index }),
   ready: (ready = true) => socket.send({ type: "ready", ready }),
-  bots: () => post(app.dataset.botsUrl),
+  bots: (level) => post(app.dataset.botsUrl, level ? { level } : {}),
   back: () => socket.send({ type: "back" }),
   leave: (playing) => {
     if (!playing || window.confirm(_("对局中离座会结束本局，确定吗？"))) post(app.dataset.leaveUrl);

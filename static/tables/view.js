@@ -23,6 +23,15 @@ import {
 // land on a button replaced a moment before (a message about another seat, a presence update).
 const drawnWith = new WeakMap();
 
+/** The bot levels a room may seat (rules.bots.LEVELS), weakest first, with their names. */
+function botLevels() {
+  return [
+    ["easy", _("简单")],
+    ["normal", _("普通")],
+    ["hard", _("困难")],
+  ];
+}
+
 function unchanged(node, ...inputs) {
   const signature = JSON.stringify(inputs);
   if (drawnWith.get(node) === signature) return true;
@@ -618,10 +627,18 @@ export function renderLobby(root, state, hooks, settlementHidden = false) {
     readyButton.addEventListener("click", () => hooks.ready(!ready));
     buttons.append(readyButton);
     if (table.room.allow_bots && table.seats.some((s) => s === null)) {
+      const level = el("select", "bot-level");
+      level.setAttribute("aria-label", _("机器人水平"));
+      for (const [value, text] of botLevels()) {
+        const option = el("option", "", text);
+        option.value = value;
+        option.selected = value === (table.room.bot_level || "normal");
+        level.append(option);
+      }
       const bots = el("button", "button button-secondary", _("机器人补位"));
       bots.type = "button";
-      bots.addEventListener("click", () => hooks.bots());
-      buttons.append(bots);
+      bots.addEventListener("click", () => hooks.bots(level.value));
+      buttons.append(level, bots);
     }
   }
   lobby.replaceChildren(list, buttons);

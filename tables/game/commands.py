@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -261,9 +262,12 @@ def round_autoplay(*, round_id: int, version: int) -> bool:
         for s in gameplay.deciders(state):
             seat = seats.get(s)
             if seat is not None and seat.is_bot:
-                choosers[s] = (bots.choose_action, "auto")
+                level = seat.bot_level or rnd.match.room.bot_level
+                choosers[s] = (partial(bots.choose_action, level=level), "auto")
             elif seat is not None and seat.auto_play:
-                choosers[s] = (gameplay.auto_play_action, "auto")
+                # 托管 plays at the room's bot level (issue 19); it too takes every legal win.
+                level = rnd.match.room.bot_level
+                choosers[s] = (partial(bots.choose_action, level=level), "auto")
         progress = _Progress(state=state)
         steps = _play_for(choosers, progress)
         if not steps:
