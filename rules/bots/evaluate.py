@@ -185,14 +185,29 @@ def discard_values(
 
 def threats(bv: BotView) -> list[int]:
     """Opponents (indexes into ``bv.opponents``) who are ready or obviously close: a declared
-    ting, three melds or more, or two melds late in the wall."""
+    ting, or three melds or more (four tiles or fewer in hand)."""
     out: list[int] = []
     for i, opp in enumerate(bv.opponents):
         if opp.out:
             continue
-        if opp.ting or opp.melds >= 3 or (opp.melds >= 2 and bv.wall_left < 30):
+        if opp.ting or opp.melds >= 3:
             out.append(i)
     return out
+
+
+DISCARDER_PAYS_ALL = frozenset({"taiwan16", "taiyuan_lisi", "chengma"})
+"""Variants where a discard win is paid by the discarder alone; elsewhere (Changchun, Harbin,
+Siping) all three pay and the discarder only one share more (``dianpao``), unless a room
+option (点炮全包 / 包三家) makes the discarder pay for everyone."""
+
+
+def fold_from(bv: BotView) -> int:
+    """The shanten from which a hand folds against a ready opponent: dealing in costs the
+    discarder everything where it pays alone, one share more where all pay."""
+    alone = bv.variant in DISCARDER_PAYS_ALL or bool(
+        bv.options.get("dianpao_quanbao") or bv.options.get("dianpao_baosan")
+    )
+    return 2 if alone else 3
 
 
 def danger(bv: BotView, tile: Tile, against: Sequence[int]) -> float:

@@ -10,8 +10,10 @@
   bring the hand closer or open a hand that must be opened; kongs that cost nothing; ting
   whenever the chosen discard allows it.
 * ``hard`` (困难): ``normal``, plus defence: against a declared ting or an obviously ready
-  opponent it folds far-from-ready hands onto safe tiles (现物, 筋, counted honours) and, when it
-  pushes, prefers the safer of equally good discards.
+  opponent (three melds) it folds a far hand onto safe tiles (现物, 筋, counted honours; in 成麻 an
+  opponent's void suit) — from two tiles away where the discarder pays for a win alone, three
+  where everyone pays — and, when it pushes, takes the safest of the discards that keep the best
+  shanten and nearly all its effective tiles.
 
 Every decision is a pure function of the view, the room options and the passed-in generator.
 """
@@ -27,6 +29,7 @@ from rules.bots.evaluate import (
     counts_of,
     danger,
     discard_values,
+    fold_from,
     threats,
     value_of,
 )
@@ -179,20 +182,19 @@ class _Player:
     def _defend(
         self, ordered: list[Tile], values: dict[Tile, HandValue], against: list[int]
     ) -> Tile:
-        """Fold onto the safest tile when far from ready; otherwise the safest of the discards
-        that keep the best shanten (a ready hand with good waits pushes)."""
+        """Fold onto the safest tile when far from ready (:func:`fold_from`); otherwise push,
+        taking the safest of the discards that keep the best shanten and nearly all of its
+        effective tiles."""
         bv = self.bv
         best = values[ordered[0]]
         risk = {t: danger(bv, t, against) for t in ordered}
-        if best.shanten >= 2:
+        if best.shanten >= fold_from(bv):
             return min(ordered, key=lambda t: (risk[t], values[t].key()))
-        keep = [t for t in ordered if values[t].shanten == best.shanten]
-        if best.shanten == 0 and best.effective >= 4:
-            return min(keep, key=lambda t: (risk[t] > 5.0, values[t].key(), risk[t]))
-        safest_keep = min(keep, key=lambda t: (risk[t], values[t].key()))
-        if risk[safest_keep] <= 3.0 or best.shanten == 0:
-            return safest_keep
-        return min(ordered, key=lambda t: (risk[t], values[t].key()))
+        floor = best.effective * 0.8
+        keep = [
+            t for t in ordered if values[t].shanten == best.shanten and values[t].effective >= floor
+        ]
+        return min(keep, key=lambda t: (risk[t], values[t].key()))
 
     def _kong_choice(self, legal: Sequence[Action], best: HandValue) -> Action | None:
         """A kong on one's own turn when the hand is no worse for it (kongs pay, or draw a
@@ -259,8 +261,6 @@ class _Player:
             if gain and (best_action is pass_action or after.key() < best_key):
                 best_action = action
                 best_key = min(best_key, after.key())
-        if best_action is not pass_action and self.defence and threats(bv) and now.shanten >= 2:
-            return pass_action  # opening a far hand against a ready one only feeds it tiles
         return best_action
 
     def _easy_claim(self, legal: Sequence[Action], pass_action: Action) -> Action:
