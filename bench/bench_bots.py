@@ -37,19 +37,19 @@ def main() -> int:
     print(f"python {platform.python_version()} on {platform.machine()}")
     print("| variant | level | decisions | mean ms | p99 ms | max ms | CPU p99 ms |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-    cpu = time.process_time()
+    started = time.process_time()
     for key in args.variants.split(","):
         stats, _ = run_arena(VARIANTS[key], LINEUP, args.deals, args.seed)
         for level in LINEUP:
             times = sorted(stats[level].decisions)
-            cpu = sorted(stats[level].cpu)
+            cpu_times = sorted(stats[level].cpu)
             mean = sum(times) / len(times)
             print(
                 f"| {key} | {level} | {len(times)} | {1000 * mean:.2f} "
                 f"| {1000 * percentile(times, 0.99):.2f} | {1000 * times[-1]:.2f} "
-                f"| {1000 * percentile(cpu, 0.99):.2f} |"
+                f"| {1000 * percentile(cpu_times, 0.99):.2f} |"
             )
-    print(f"process CPU {time.process_time() - cpu:.1f} s")
+    print(f"process CPU {time.process_time() - started:.1f} s")
     return 0
 
 
