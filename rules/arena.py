@@ -92,6 +92,18 @@ def interval(samples: Sequence[float]) -> tuple[float, float]:
     return mean, Z95 * statistics.stdev(samples) / math.sqrt(len(samples))
 
 
+def wins_of(state: RoundState) -> list[tuple[int, int | None]]:
+    """(winner, discarder or None) of every win of an ended round: one at most, or several in
+    成麻's 血战到底 (the variant keeps them in ``extra["wins"]``)."""
+    records = state.extra.get("wins")
+    if records:
+        return [(int(r["seat"]), r.get("discarder")) for r in records]
+    result = state.result
+    if result is None or result.winner is None:
+        return []
+    return [(result.winner, result.discarder)]
+
+
 def rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
     """The distinct seatings of ``lineup`` by rotation: seat s gets ``lineup[(s + r) % 4]``."""
     seen: list[tuple[str, ...]] = []
@@ -168,16 +180,15 @@ def run_arena(
             )
             result = end.result
             assert result is not None
+            won = wins_of(end)
             for s, name in enumerate(seating):
                 st = stats[name]
                 st.rounds += 1
                 st.points += result.nets[s]
                 points[name] += result.nets[s]
                 plays[name] += 1
-                if result.winner == s:
-                    st.wins += 1
-                if result.discarder == s and result.winner is not None:
-                    st.deal_ins += 1
+                st.wins += sum(1 for winner, _ in won if winner == s)
+                st.deal_ins += sum(1 for _, discarder in won if discarder == s)
         means = {name: points[name] / plays[name] for name in names}
         for name in names:
             stats[name].per_deal.append(means[name])
