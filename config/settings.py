@@ -272,6 +272,7 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tables.models.Round.Status",
         "MembershipStatusEnum": "accounts.models.Membership.Status",
         "VariantEnum": "tables.models.Variant",
+        "BotLevelEnum": "tables.models.BotLevel",
     },
 }
 
