@@ -143,7 +143,7 @@ def round_facts(room_id: int) -> tuple[Any, ...]:
     )
     if rnd is None:
         return (None, seats)
-    return (rnd.pk, rnd.version, rnd.last_seq, rnd.status, len(rnd.actions), seats)
+    return (rnd.pk, rnd.version, rnd.last_seq, rnd.status, rnd.action_count, seats)
 
 
 async def websocket_phase(player: Player, port: int, seconds: float, rng: random.Random) -> int:

@@ -61,7 +61,8 @@ def _draft_pool(size: int) -> list[Any]:
     from rules.registry import VARIANTS
     from rules.simulate import play_round, random_bot
     from rules.wall import seed_from_text
-    from scoring.services import draft_ledger, replay_round
+    from scoring.services import draft_ledger
+    from tables.gameplay import replay
 
     rng = random.Random(7)
     bot = random_bot(rng)
@@ -71,7 +72,7 @@ def _draft_pool(size: int) -> list[Any]:
         dealer = i % 4
         options = {"cap": 16} if i % 5 == 0 else {}
         _state, actions = play_round(VARIANTS["changchun"], seed=seed, dealer=dealer, bot=bot)
-        steps = replay_round(
+        steps = replay(
             variant="changchun",
             options=options,
             seed=seed,

@@ -69,11 +69,13 @@ RESULTS_MD = BENCH_DIR / "results" / "ws_load.md"
 PLOT_SVG = BASE_DIR / "docs" / "img" / "latency_vs_tables.svg"
 PY = sys.executable
 HOST = "127.0.0.1"
-DB_NAME = "queyou_load"
+DB_NAME = os.environ.get("QUEYOU_LOAD_DB", "queyou_load")
+"""The PostgreSQL database of the stack (created here; ``QUEYOU_LOAD_DB`` overrides it)."""
 PG = os.environ.get("QUEYOU_LOAD_PG", "127.0.0.1:5432")
 """host:port of the PostgreSQL the stack uses (bench/faults.py runs a private one)."""
 REDIS_PORT = int(os.environ.get("QUEYOU_LOAD_REDIS_PORT", "6391"))
-FIRST_PORT = 8111
+FIRST_PORT = int(os.environ.get("QUEYOU_LOAD_PORT", "8111"))
+"""The first worker's port (``QUEYOU_LOAD_PORT``); worker i listens on FIRST_PORT + i."""
 PASSWORD = "load-test-password-7731"
 SECRET = "load-bench-secret-key-not-for-production-0123456789abcdefghijklmnop"
 TABLE_PREFIX = "load-"

@@ -19,7 +19,8 @@ from typing import Any
 from rules.engine import RoundState
 from rules.engine.events import encode, meld_json
 from rules.tiles import tile_name
-from scoring.services import ReplayStep, replay_stored_round
+from tables.game.store import replay_steps
+from tables.gameplay import ReplayStep
 from tables.models import Round, RoundEvent
 
 
@@ -94,7 +95,7 @@ def replay_json(rnd: Round) -> dict[str, Any]:
     """Everything the replay viewer needs for an ended round."""
     if rnd.status != Round.Status.ENDED:
         raise ValueError("only an ended round can be replayed")
-    steps = replay_stored_round(rnd)
+    steps = replay_steps(rnd)
     logged = list(
         RoundEvent.objects.filter(round=rnd).order_by("seq").values_list("payload", flat=True)
     )

@@ -1,7 +1,8 @@
 """Settlement (结算): turn an ended round into its ledger, once.
 
 The round's truth is its seed, dealer and action list (``tables.game.store``); the settlement
-replays them through the engine (:func:`replay_round`) instead of trusting a summary, because the
+replays them through the engine (``tables.game.store.replay_steps``) instead of trusting a
+summary, because the
 ledger needs what the summary does not keep: which kong each kong payment belongs to, and the
 payments before the cap. :func:`draft_ledger` is pure (no database): it is what the property tests
 drive over thousands of simulated rounds. :func:`settle_round` writes the draft under the round's
@@ -18,23 +19,21 @@ itself: doing it here too would deal twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import IntegrityError
 from django.utils import timezone
 
 from config.retry import with_retries
-from rules.engine import RoundState, action_from_json, apply, new_round
-from rules.engine.events import Event, Melded
+from rules.engine.events import Melded
 from rules.hand import Meld, Transfer
 from rules.payments import nets
-from rules.registry import get_variant
 from rules.tiles import format_tiles, tile_name
 from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
-from tables.game.store import round_setup_of
+from tables.game.store import replay_steps
+from tables.gameplay import ReplayStep
 from tables.models import Round
 
 log = logging.getLogger(__name__)
@@ -43,56 +42,6 @@ SEATS = range(4)
 
 
 # --- replay -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReplayStep:
-    """One step of a round: the action applied (``None`` for the deal), the events it caused and
-    the state after it."""
-
-    action: dict[str, Any] | None
-    events: tuple[Event, ...]
-    state: RoundState
-
-
-def replay_round(
-    *,
-    variant: str,
-    options: Mapping[str, Any],
-    seed: bytes,
-    dealer: int,
-    actions: Sequence[Mapping[str, Any]],
-    setup: Mapping[str, int] | None = None,
-) -> list[ReplayStep]:
-    """Every step of a round, from the deal to its last stored action (spec README: a round is a
-    pure function of its seed, dealer and actions). ``setup``: the ``round_wind`` and
-    ``lianzhuang`` a Taiwan 16 match dealt it with (``tables.game.store.round_setup_of``)."""
-    state, events = new_round(
-        variant=get_variant(variant),
-        options=dict(options),
-        seed=seed,
-        dealer=dealer,
-        **(setup or {}),
-    )
-    steps = [ReplayStep(action=None, events=tuple(events), state=state)]
-    for data in actions:
-        state, events = apply(state, action_from_json(dict(data)))
-        steps.append(ReplayStep(action=dict(data), events=tuple(events), state=state))
-    return steps
-
-
-def replay_stored_round(rnd: Round) -> list[ReplayStep]:
-    """:func:`replay_round` of a stored round (its match gives the variant and options)."""
-    match = rnd.match
-    setup = round_setup_of(rnd)
-    return replay_round(
-        variant=match.variant,
-        options=match.options,
-        seed=bytes.fromhex(rnd.seed),
-        dealer=rnd.dealer,
-        actions=rnd.actions,
-        setup=({"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang} if setup else None),
-    )
 
 
 # --- the ledger draft (pure) ------------------------------------------------------------------
@@ -311,7 +260,7 @@ def settle_round(round_id: int) -> RoundSettlement | None:
     existing = RoundSettlement.objects.filter(round_id=round_id).first()
     if existing is not None:
         return existing
-    draft = draft_ledger(replay_stored_round(rnd))
+    draft = draft_ledger(replay_steps(rnd))
 
     def write() -> RoundSettlement | None:
         locked = Round.objects.select_for_update().select_related("match__room").get(pk=round_id)

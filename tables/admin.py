@@ -269,7 +269,7 @@ class RoundInline(admin.TabularInline):  # type: ignore[type-arg]
         return True  # shown only on a match page, which the match's own admin scoped already
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
-        return super().get_queryset(request).defer("state", "actions")
+        return super().get_queryset(request).defer("state")
 
     @admin.display(description=_("种子"))
     def revealed_seed(self, rnd: Round) -> str:

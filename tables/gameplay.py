@@ -5,23 +5,28 @@ module only adapts types (JSON in and out, the persistence of a state) and answe
 the table needs and the engine has no opinion on: *who must decide now* (seats with a non-empty
 ``legal_actions``) and *what a seat does when its clock runs out* (:func:`default_action`).
 
-The database keeps each round's whole engine state (``rules.persist.state_to_json``, server side
-only) and also its seed and action list: a round is a pure function of those (engine brief,
-"Randomness"), so :func:`state_at` can rebuild any state by replay, and a test checks that replay
-and snapshot agree. Immutable states are cached by round, version and last action
-(:class:`RoundKey`).
+The database keeps each round's seed, dealer and action log, its truth: a round is a pure function
+of those (engine brief, "Randomness"), so :func:`replay` rebuilds any state, for the live table,
+the settlement and the replay page alike. The whole engine state (``rules.persist``, server side
+only) is stored now and then as a cache, and committed states are cached in the process by round
+and version.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import rules.engine as engine
+import rules.persist as persist
+import rules.settlement as settlement
+import rules.views as rules_views
+from rules.engine import RoundState
 from rules.engine import actions as engine_actions
+from rules.engine.events import Event, Melded, meld_json
 from rules.errors import RulesError
 
 Action = engine_actions.Action
@@ -33,27 +38,12 @@ class BadAction(ValueError):
     """An action message that is not an action of this seat (malformed, or forged for another)."""
 
 
-def _engine() -> Any:
-    import rules.engine as engine
-
-    return engine
-
-
-def _views() -> Any:
-    import rules.views as views
-
-    return views
-
-
-def _persist() -> Any:
-    import rules.persist as persist
-
-    return persist
+SPECTATOR = "spectator"
 
 
 def viewer_key(seat: int | None) -> str:
     """The key of a viewer in :attr:`tables.models.RoundEvent.views`."""
-    return "spectator" if seat is None else str(seat)
+    return SPECTATOR if seat is None else str(seat)
 
 
 # --- starting and replaying -----------------------------------------------------------------
@@ -66,7 +56,7 @@ def new_round(
     seed: bytes,
     dealer: int,
     setup: RoundSetup | None = None,
-) -> tuple[Any, list[Any]]:
+) -> tuple[RoundState, list[Event]]:
     """The dealt state and the deal events (the engine shuffles, rolls the dice and commits).
 
     ``setup`` carries the round wind and the 連莊 count of a match played in wind rounds
@@ -77,7 +67,7 @@ def new_round(
     extra: dict[str, Any] = {}
     if setup is not None:
         extra = {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
-    state, events = _engine().new_round(
+    state, events = engine.new_round(
         variant=get_variant(variant), options=dict(options), seed=seed, dealer=dealer, **extra
     )
     return state, list(events)
@@ -124,45 +114,68 @@ def round_setup(variant: str, first_dealer: int, rounds: Sequence[tuple[int, int
     return setup
 
 
-def apply(state: Any, action: Any) -> tuple[Any, list[Any]]:
-    new_state, events = _engine().apply(state, action)
+def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
+    new_state, events = engine.apply(state, action)
     return new_state, list(events)
 
 
-def apply_staged(state: Any, action: Any) -> list[tuple[Any, list[Any]]]:
+def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, list[Event]]]:
     """``apply`` cut into the stages the others must be shown one by one (``rules.engine.
     apply_staged``: a claim window nobody was asked in is shown on its own)."""
-    return [(stage, list(events)) for stage, events in _engine().apply_staged(state, action)]
+    return [(stage, list(events)) for stage, events in engine.apply_staged(state, action)]
 
 
 @dataclass(frozen=True)
-class RoundKey:
-    """A state's cache key: the round, its version, and the last action that reached it.
+class ReplayStep:
+    """One step of a round: the action applied (``None`` for the deal), the events it caused and
+    the state after it."""
 
-    The last action is in the key because a state is cached before its transaction commits: a
-    write that is then rolled back (a dropped connection, a lost race on SQLite) leaves a state
-    at ``version`` that the database never had, and another writer may commit a different
-    action at that version. A state reached by the same action from the committed state before
-    it is the same state (the engine is deterministic), so a key that matches the stored action
-    list's last action can only find the right one.
-    """
-
-    round_id: int
-    version: int
-    last_action: str
+    action: dict[str, Any] | None
+    events: tuple[Event, ...]
+    state: RoundState
 
 
-def _key(round_id: int, version: int, actions: Sequence[Mapping[str, Any]]) -> RoundKey:
-    last = json.dumps(actions[-1], sort_keys=True) if actions else ""
-    return RoundKey(round_id, version, last)
+def replay(
+    *,
+    variant: str,
+    options: Mapping[str, Any],
+    seed: bytes,
+    dealer: int,
+    actions: Sequence[Mapping[str, Any]],
+    setup: RoundSetup | None = None,
+) -> list[ReplayStep]:
+    """Every step of a round, from the deal to its last logged action: THE replay (spec README:
+    a round is a pure function of its seed, dealer and actions). The live table
+    (:func:`tables.game.store.replay_state`), the settlement and the replay page all use it."""
+    state, events = new_round(
+        variant=variant, options=options, seed=seed, dealer=dealer, setup=setup
+    )
+    steps = [ReplayStep(action=None, events=tuple(events), state=state)]
+    for data in actions:
+        state, events = apply(state, engine.action_from_json(dict(data)))
+        steps.append(ReplayStep(action=dict(data), events=tuple(events), state=state))
+    return steps
 
 
+def replay_onto(state: RoundState, actions: Sequence[Mapping[str, Any]]) -> RoundState:
+    """``state`` (a snapshot) with the logged ``actions`` that followed it applied."""
+    for data in actions:
+        state, _events = apply(state, engine.action_from_json(dict(data)))
+    return state
+
+
+# A process-wide cache of committed states: ``(round id, version)`` names one state once it is
+# committed (a round's versions only grow, by a compare-and-set). States are put only after their
+# transaction committed (:mod:`tables.game.store`), so a write that rolled back (a dropped
+# connection, a lost race) never leaves a state the database does not have.
 _CACHE_SIZE = 256
-_cache: OrderedDict[RoundKey, Any] = OrderedDict()
+_cache: OrderedDict[tuple[int, int], RoundState] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def _cache_get(key: RoundKey) -> Any:
+def cached_state(round_id: int, version: int) -> RoundState | None:
+    """The committed state of a round at ``version`` if this process holds it."""
+    key = (round_id, version)
     with _cache_lock:
         state = _cache.get(key)
         if state is not None:
@@ -170,16 +183,10 @@ def _cache_get(key: RoundKey) -> Any:
         return state
 
 
-def cached_state(round_id: int, version: int, actions: Sequence[Mapping[str, Any]]) -> Any:
-    """The cached state of a round at ``version`` reached by ``actions`` (the round's stored
-    action list), or None."""
-    return _cache_get(_key(round_id, version, actions))
-
-
-def cache_put(round_id: int, state: Any, actions: Sequence[Mapping[str, Any]]) -> None:
-    """Remember an (immutable) state reached by ``actions``, so that the next action on the
-    round does not load or replay it."""
-    key = _key(round_id, state.version, actions)
+def cache_put(round_id: int, state: RoundState) -> None:
+    """Remember a committed (immutable) state, so that the next action on the round neither
+    loads nor replays it."""
+    key = (round_id, state.version)
     with _cache_lock:
         _cache[key] = state
         _cache.move_to_end(key)
@@ -187,39 +194,10 @@ def cache_put(round_id: int, state: Any, actions: Sequence[Mapping[str, Any]]) -
             _cache.popitem(last=False)
 
 
-def state_at(
-    *,
-    round_id: int,
-    version: int,
-    variant: str,
-    options: Mapping[str, Any],
-    seed: bytes,
-    dealer: int,
-    actions: Sequence[Mapping[str, Any]],
-    use_cache: bool = True,
-    setup: RoundSetup | None = None,
-) -> Any:
-    """The state after ``actions`` (the round's stored list, ``version`` of them), by replay."""
-    cached = cached_state(round_id, version, actions) if use_cache else None
-    if cached is not None:
-        return cached
-    state, _events = new_round(
-        variant=variant, options=options, seed=seed, dealer=dealer, setup=setup
-    )
-    for data in actions:
-        state, _events = apply(state, _engine().action_from_json(dict(data)))
-    if state.version != version:
-        raise RuntimeError(
-            f"replay of round {round_id} reached version {state.version}, not {version}"
-        )
-    cache_put(round_id, state, actions)
-    return state
-
-
 # --- actions --------------------------------------------------------------------------------
 
 
-def parse_action(data: object, seat: int) -> Any:
+def parse_action(data: object, seat: int) -> Action:
     """The engine action of ``seat`` that the client sent; the seat is the connection's, never the
     message's: a message naming another seat is refused as forged."""
     if not isinstance(data, dict):
@@ -227,46 +205,46 @@ def parse_action(data: object, seat: int) -> Any:
     if "seat" in data and data["seat"] != seat:
         raise BadAction("an action for another seat")
     try:
-        return _engine().action_from_json({**data, "seat": seat})
+        return engine.action_from_json({**data, "seat": seat})
     except RulesError as exc:
         raise BadAction(str(exc)) from exc
 
 
-def action_json(action: Any) -> dict[str, Any]:
+def action_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = action.to_json()
     return data
 
 
-def legal_actions(state: Any, seat: int) -> list[Any]:
-    return list(_engine().legal_actions(state, seat))
+def legal_actions(state: RoundState, seat: int) -> list[Action]:
+    return list(engine.legal_actions(state, seat))
 
 
-def why_illegal(state: Any, action: Any) -> str:
+def why_illegal(state: RoundState, action: Action) -> str:
     """The engine's own reason for refusing an action (``rules.errors.IllegalAction``)."""
     try:
-        _engine().apply(state, action)
+        engine.apply(state, action)
     except RulesError as exc:
         rule = getattr(exc, "rule", None)
         return f"{exc}" + (f" ({rule})" if rule else "")
     return "not a legal action now"
 
 
-def deciders(state: Any) -> tuple[int, ...]:
+def deciders(state: RoundState) -> tuple[int, ...]:
     """Seats that must act now: the seat whose turn it is, or the asked seats of a claim window
     that have not answered yet (``rules.engine.seats_to_act``)."""
-    return tuple(_engine().seats_to_act(state))
+    return tuple(engine.seats_to_act(state))
 
 
-def is_ended(state: Any) -> bool:
+def is_ended(state: RoundState) -> bool:
     return bool(state.phase.kind == "ended")
 
 
-def phase_kind(state: Any) -> str:
+def phase_kind(state: RoundState) -> str:
     """``"turn"``, ``"claims"``, ``"rob_kong"`` or ``"ended"``."""
     return str(state.phase.kind)
 
 
-def decision_key(state: Any) -> tuple[Any, ...]:
+def decision_key(state: RoundState) -> tuple[Any, ...]:
     """Identifies one decision: a seat's turn, or one claim window. Answers given inside a window
     do not change it, so the window keeps its clock while the others pass."""
     phase = state.phase
@@ -277,11 +255,11 @@ def decision_key(state: Any) -> tuple[Any, ...]:
     return ("ended",)
 
 
-def _is_win(action: Any) -> bool:
+def _is_win(action: Action) -> bool:
     return isinstance(action, engine_actions.SelfDrawWin | engine_actions.DeclareWin)
 
 
-def default_action(state: Any, seat: int) -> Any:
+def default_action(state: RoundState, seat: int) -> Action:
     """What a seat does when its clock runs out (brief, issue 5): pass on a claim; discard the
     drawn tile (or, if it may not, its first legal discard, never declaring ting); win only when
     the variant leaves nothing else (every legal action is a win)."""
@@ -307,7 +285,7 @@ def default_action(state: Any, seat: int) -> Any:
     return legal[0]
 
 
-def auto_play_action(state: Any, seat: int) -> Any:
+def auto_play_action(state: RoundState, seat: int) -> Action:
     """托管 plays like a timeout, except that it always takes a legal win (players expect the
     robot standing in for them not to throw a winning tile away)."""
     for action in legal_actions(state, seat):
@@ -316,26 +294,53 @@ def auto_play_action(state: Any, seat: int) -> Any:
     return default_action(state, seat)
 
 
+def kong_payments(
+    before: RoundState, after: RoundState, events: Sequence[Event]
+) -> list[dict[str, Any]]:
+    """The kong payments one action made, each with its kong's meld: the engine appends a kong's
+    payments to ``kong_transfers`` in the ``apply`` that lays the kong down
+    (``rules.engine.core.pay_kong``), with its :class:`Melded` event."""
+    new = after.kong_transfers[len(before.kong_transfers) :]
+    if not new:
+        return []
+    kongs = [e.meld for e in events if isinstance(e, Melded) and e.meld.is_kong]
+    meld = meld_json(kongs[-1]) if kongs else None
+    return [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "kong": meld} for t in new]
+
+
 # --- what each viewer sees ------------------------------------------------------------------
 
 
-def event_views(event: Any) -> dict[str, Any]:
+def event_views(event: Event) -> dict[str, Any]:
     """The event redacted once for each viewer (``None`` where the viewer sees nothing of it)."""
-    views = _views()
+    views = rules_views
     return {viewer_key(seat): views.event_for(event, seat) for seat in VIEWERS}
 
 
-def event_json(event: Any) -> dict[str, Any]:
+def views_to_store(views: Mapping[str, Any]) -> dict[str, Any]:
+    """The views of an event as stored: the spectator's, and a seat's only where it differs
+    (most events look the same to everyone; the five full copies were most of a round's bytes).
+    :func:`stored_view` reads both this form and the older one with every viewer's copy."""
+    public = views[SPECTATOR]
+    return {SPECTATOR: public} | {k: v for k, v in views.items() if v != public}
+
+
+def stored_view(views: Mapping[str, Any], key: str) -> Any:
+    """The view of viewer ``key`` in stored views (:func:`views_to_store`)."""
+    return views[key] if key in views else views.get(SPECTATOR)
+
+
+def event_json(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = event.to_json()
     return data
 
 
-def seat_view(state: Any, seat: int | None) -> dict[str, Any]:
-    view: dict[str, Any] = _views().seat_view(state, seat)
+def seat_view(state: RoundState, seat: int | None) -> dict[str, Any]:
+    view: dict[str, Any] = rules_views.seat_view(state, seat)
     return view
 
 
-def result_json(state: Any) -> dict[str, Any] | None:
+def result_json(state: RoundState) -> dict[str, Any] | None:
     """The round's result as stored on :class:`tables.models.Round` (the public round-end event
     already carries it; this keeps the nets and next dealer easy to query)."""
     result = state.result
@@ -353,23 +358,17 @@ def result_json(state: Any) -> dict[str, Any] | None:
         "fan": dict(result.verdict.fan) if result.verdict is not None else {},
         "total": result.verdict.total if result.verdict is not None else 0,
         # Every payment explained (底, each item, 杠, 封顶): the settlement overlay and history.
-        "settlement": _settlement().settlement_json(state),
+        "settlement": settlement.settlement_json(state),
     }
 
 
-def _settlement() -> Any:
-    import rules.settlement as settlement
-
-    return settlement
-
-
-def dump_state(state: Any) -> dict[str, Any]:
+def dump_state(state: RoundState) -> dict[str, Any]:
     """The whole engine state as JSON for :attr:`tables.models.Round.state` (server side only: it
     holds the wall, the seed and the salt; it is never sent to a client)."""
-    data: dict[str, Any] = _persist().state_to_json(state)
+    data: dict[str, Any] = persist.state_to_json(state)
     return data
 
 
-def load_state(data: Mapping[str, Any]) -> Any:
+def load_state(data: Mapping[str, Any]) -> RoundState:
     """The state :func:`dump_state` stored (``rules.errors.RulesError`` on anything else)."""
-    return _persist().state_from_json(dict(data))
+    return persist.state_from_json(dict(data))

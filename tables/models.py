@@ -219,8 +219,12 @@ class Match(models.Model):
 class Round(models.Model):
     """一盘: one deal of a match, from the shuffle to the settlement.
 
-    ``state`` is the engine's snapshot after ``version`` applied actions; ``seed`` stays secret
-    until the round has ended (only ``commitment`` is shown during play, spec README item 2).
+    The round's truth is its seed, dealer and action log (:class:`RoundAction`, append-only);
+    ``state`` is only a cache: the engine's snapshot after the first ``state_actions`` logged
+    actions, written at the deal, every few actions and at the end (:mod:`tables.game.store`).
+    ``action_count`` is the length of the log; ``version`` the engine's version after it.
+    ``seed`` stays secret until the round has ended (only ``commitment`` is shown during play,
+    spec README item 2).
     ``deadline`` is when the pending decision times out; ``decision_version`` is the version at
     which that decision began (a seat's turn, or a claim window: other seats passing inside one
     window do not restart its clock), so a late timeout task for an older decision changes nothing.
@@ -239,7 +243,10 @@ class Round(models.Model):
     seed = models.CharField(_("种子"), max_length=64, help_text=_("十六进制；结束前保密。"))
     commitment = models.CharField(_("承诺值"), max_length=64, blank=True)
     state = models.JSONField(_("引擎状态"), default=dict)
-    actions = models.JSONField(_("动作记录"), default=list, help_text=_("按顺序应用的动作。"))
+    state_actions = models.PositiveIntegerField(
+        _("快照包含的动作数"), default=0, help_text=_("引擎状态快照之后的动作在动作日志中重放。")
+    )
+    action_count = models.PositiveIntegerField(_("动作数"), default=0)
     version = models.PositiveIntegerField(_("版本"), default=0)
     last_seq = models.PositiveIntegerField(_("最后事件序号"), default=0)
     status = models.CharField(
@@ -272,9 +279,11 @@ class RoundEvent(models.Model):
     """An event of a round, append-only, numbered ``seq`` = 1, 2, 3, … without gaps.
 
     ``payload`` is the engine's full event (secret: never sent as is); ``views`` holds the
-    pre-redacted payload for each viewer, keys ``"0"``–``"3"`` and ``"spectator"``, ``null``
-    where that viewer sees nothing of the event. Redaction happens once, at write time, with the
-    engine's ``views.event_for``, so every delivery path (live, reconnect, resync) sends the same.
+    pre-redacted payload for each viewer: the spectator's under ``"spectator"``, and a seat's
+    (``"0"``–``"3"``) where it differs from it (older rows hold all five; ``null`` where that
+    viewer sees nothing of the event; read with :func:`tables.gameplay.stored_view`). Redaction
+    happens once, at write time, with the engine's ``views.event_for``, so every delivery path
+    (live, reconnect, resync) sends the same.
     """
 
     round = models.ForeignKey(
@@ -298,12 +307,51 @@ class RoundEvent(models.Model):
         return f"{self.round_id}:{self.seq} {self.kind}"
 
 
-class ActionRecord(models.Model):
-    """A client's action as received, keyed by its ``client_action_id`` for idempotence.
+class RoundAction(models.Model):
+    """The round's log, the truth it is replayed from: one row per applied action, in order
+    (``n`` = 1, 2, 3 … without gaps), appended in the transaction that applied it, never changed.
 
-    A retried id (the same browser resending after a lost ack) returns ``outcome`` again and
-    changes nothing. Rejected actions are recorded too, so a retry gets the same refusal.
+    ``source``: ``player``, ``timeout`` or ``auto`` (bots and 托管; empty for rows migrated from
+    the old action list). A player's action carries its ``client_action_id``: a retried id returns
+    the first outcome (the decision token ``decision`` and ``last_seq`` after the write) and
+    changes nothing. ``last_seq``: the last event number after this action. ``kong_payments``:
+    the kong payments this action made, as they happened (``payer``, ``payee``, ``amount``, and
+    the kong's meld), so that the settlement need not work out which kong each payment belongs
+    to.
     """
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="log"
+    )
+    n = models.PositiveIntegerField(_("序号"))
+    seat = models.PositiveSmallIntegerField(_("座位号"))
+    source = models.CharField(_("来源"), max_length=8, blank=True)
+    action = models.JSONField(_("动作"))
+    client_action_id = models.CharField(_("客户端动作 id"), max_length=64, blank=True)
+    last_seq = models.PositiveIntegerField(_("最后事件序号"), default=0)
+    decision = models.PositiveIntegerField(_("之后的决策序号"), default=0)
+    kong_payments = models.JSONField(_("杠钱"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("动作日志")
+        verbose_name_plural = _("动作日志")
+        ordering = ("round_id", "n")
+        constraints = (
+            models.UniqueConstraint(fields=("round", "n"), name="roundaction_unique_round_n"),
+            models.UniqueConstraint(
+                fields=("round", "seat", "client_action_id"),
+                condition=~models.Q(client_action_id=""),
+                name="roundaction_unique_client_id",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round_id}#{self.n} {self.action.get('kind', '')}"
+
+
+class ActionRecord(models.Model):
+    """A client's action that was **refused**, keyed by its ``client_action_id``: a retry gets
+    the same refusal (accepted actions are answered from the log, :class:`RoundAction`)."""
 
     round = models.ForeignKey(
         Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="action_records"

@@ -12,6 +12,8 @@ from typing import Any
 from django.db.models import Count, QuerySet
 
 from accounts import membership
+from rules.engine import RoundState
+from rules.engine.state import TurnPhase
 from tables import gameplay
 from tables.models import Match, Room, Round, RoundEvent, Seat
 
@@ -120,7 +122,7 @@ def _iso(value: Any) -> str | None:
 
 def decision_message(
     rnd: Round,
-    state: Any,
+    state: RoundState,
     seat: int | None,
     *,
     token: int | None = None,
@@ -138,7 +140,7 @@ def decision_message(
     in_play = rnd.status == Round.Status.PLAYING  # a voided (aborted) round offers nothing
     legal = [] if seat is None or not in_play else gameplay.legal_actions(state, seat)
     phase = gameplay.phase_kind(state)
-    turn_seat = state.phase.seat if phase == "turn" else None
+    turn_seat = state.phase.seat if isinstance(state.phase, TurnPhase) else None
     show_clock = deadline and in_play and (phase == "turn" or bool(legal))
     version = rnd.decision_version if token is None else token
     view = gameplay.seat_view(state, seat)
@@ -159,7 +161,7 @@ def decision_message(
     }
 
 
-def snapshot_message(rnd: Round, state: Any, seat: int | None) -> dict[str, Any]:
+def snapshot_message(rnd: Round, state: RoundState, seat: int | None) -> dict[str, Any]:
     """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view`` is in
     ``decision.view``)."""
     ended = rnd.status == Round.Status.ENDED
@@ -209,7 +211,7 @@ def visible_events(
     )
     out = []
     for seq, views in rows.values_list("seq", "views"):
-        payload = views.get(key)
+        payload = gameplay.stored_view(views, key)
         if payload is not None:
             out.append((seq, payload))
     return out
@@ -222,7 +224,7 @@ class Frame:
     stages (a claim window nobody was asked in is shown on its own, issue 14 item 7). ``last``:
     the frame that ends the write (its decision carries the deadline)."""
 
-    state: Any
+    state: RoundState
     rows: list[tuple[int, dict[str, Any]]]
     token: int
     last: bool = False
@@ -230,7 +232,7 @@ class Frame:
 
 def round_update(
     rnd: Round,
-    state: Any,
+    state: RoundState,
     frames: list[Frame],
     *,
     prev_seq: int,
@@ -275,7 +277,9 @@ def round_update(
     }
 
 
-def round_start_update(rnd: Round, state: Any, *, seat_users: list[int | None]) -> dict[str, Any]:
+def round_start_update(
+    rnd: Round, state: RoundState, *, seat_users: list[int | None]
+) -> dict[str, Any]:
     """A new round's notification: every viewer's ``snapshot`` of it, built once by the writer
     (see :func:`round_update`; a socket takes its viewer's part when the round is newer than the
     one it shows)."""

@@ -21,11 +21,15 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from rules.engine import RoundState
+from rules.engine.actions import Action
+from rules.engine.events import Event
 from tables import bots, gameplay, selectors
+from tables.errors import VersionConflict
 from tables.game import store
 from tables.models import ActionRecord, Match, Room, Round, Seat
 from tables.notify import enqueue_after_commit, notify_room, transact
@@ -78,8 +82,9 @@ class ActionOutcome:
 @dataclass
 class _Step:
     seat: int
-    action: Any
+    action: Action
     source: str  # "player", "timeout" or "auto"
+    client_action_id: str = ""
 
 
 @dataclass
@@ -88,14 +93,16 @@ class _Progress:
     are cut into the frames the viewers are shown (``stages``: the state after each cut and the
     number of events up to it; see :func:`tables.selectors.round_update`)."""
 
-    state: Any
-    events: list[Any] = field(default_factory=list)
+    state: RoundState
+    events: list[Event] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
-    stages: list[tuple[Any, int]] = field(default_factory=list)
+    stages: list[tuple[RoundState, int]] = field(default_factory=list)
     actors: set[int] = field(default_factory=set)
+    ends: list[int] = field(default_factory=list)  # the number of events after each step
+    kongs: list[list[dict[str, Any]]] = field(default_factory=list)  # each step's kong payments
 
 
-Chooser = Callable[[Any, int], Any]
+Chooser = Callable[[RoundState, int], Action]
 
 
 # --- dealing ----------------------------------------------------------------------------------
@@ -131,13 +138,15 @@ def round_start(
         seed=seed.hex(),
         commitment=str(state.commitment),
         version=state.version,
-        actions=[],
+        state=gameplay.dump_state(state),
+        state_actions=0,
+        action_count=0,
     )
     seats = store.seats_by_index(room)
     store.record(rnd, room, state, events, previous=None)
     rnd.save()
     store.store_events(rnd, events, first_seq=1)
-    gameplay.cache_put(rnd.pk, state, rnd.actions)
+    store.cache_after_commit(rnd, state)
     notify_room(room.pk, round_update=_round_start_builder(rnd, state, seats))
     _schedule_after_commit(rnd, seats, state)
     return rnd
@@ -167,23 +176,37 @@ def round_apply_action(
     """
 
     def run() -> ActionOutcome:
-        rnd = store.lock_round(round_id)
-        earlier = ActionRecord.objects.filter(
-            round=rnd, seat=seat, client_action_id=client_action_id
-        ).first()
-        if earlier is not None:
-            return ActionOutcome.from_json(earlier.outcome, duplicate=True)
-        outcome = _decide(rnd, seat, action_json, expected_version, user_id, room_id)
-        ActionRecord.objects.create(
-            round=rnd,
-            seat=seat,
-            client_action_id=client_action_id,
-            action=action_json if isinstance(action_json, dict) else {"raw": repr(action_json)},
-            outcome=outcome.to_json(),
+        read = store.read_for_move(round_id, seat=seat, client_action_id=client_action_id)
+        if read.earlier is not None:
+            return ActionOutcome.from_json(read.earlier, duplicate=True)
+        rnd = read.rnd
+        outcome = _decide(
+            rnd, read.seats, seat, client_action_id, action_json, expected_version, user_id, room_id
         )
+        if not outcome.ok:  # an accepted action is answered from the log
+            _record_refusal(rnd, seat, client_action_id, action_json, outcome)
         return outcome
 
     return transact(run)
+
+
+def _record_refusal(
+    rnd: Round, seat: int, client_action_id: str, action_json: object, outcome: ActionOutcome
+) -> None:
+    """Keep a refusal for a retry of the same client action id. The same id refused at the same
+    moment by another transaction (whose record our read could not see yet) makes the unique
+    constraint fail: the decision is made again, and then answered from that record."""
+    try:
+        with transaction.atomic():
+            ActionRecord.objects.create(
+                round=rnd,
+                seat=seat,
+                client_action_id=client_action_id,
+                action=action_json if isinstance(action_json, dict) else {"raw": repr(action_json)},
+                outcome=outcome.to_json(),
+            )
+    except IntegrityError as exc:
+        raise VersionConflict(f"{client_action_id} was answered meanwhile") from exc
 
 
 def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
@@ -194,7 +217,9 @@ def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
 
 def _decide(
     rnd: Round,
+    seats: Mapping[int, Seat],
     seat: int,
+    client_action_id: str,
     action_json: object,
     expected_version: int | None,
     user_id: int | None,
@@ -202,7 +227,6 @@ def _decide(
 ) -> ActionOutcome:
     if rnd.status != Round.Status.PLAYING:
         return _refuse(rnd, "round_over", "the round is over")
-    seats = store.seats_by_index(rnd.match.room)
     if user_id is not None and (
         rnd.match.room_id != room_id or seat not in seats or seats[seat].user_id != user_id
     ):
@@ -217,7 +241,7 @@ def _decide(
     if action not in gameplay.legal_actions(state, seat):
         return _refuse(rnd, "illegal", gameplay.why_illegal(state, action))
     progress = _Progress(state=state)
-    steps = [_Step(seat=seat, action=action, source="player")]
+    steps = [_Step(seat, action, "player", client_action_id)]
     _apply_steps(steps, progress)
     _commit_steps(rnd, state, steps, progress, seats=seats)
     return ActionOutcome(ok=True, version=rnd.decision_version, seq=rnd.last_seq)
@@ -309,12 +333,16 @@ def _play_for(choosers: Mapping[int, tuple[Chooser, str]], progress: _Progress) 
 
 def _apply_steps(steps: list[_Step], progress: _Progress) -> None:
     for step in steps:
+        before, first = progress.state, len(progress.events)
         for stage, events in gameplay.apply_staged(progress.state, step.action):
             progress.events.extend(events)
             progress.stages.append((stage, len(progress.events)))
             progress.state = stage
         progress.actions.append(gameplay.action_json(step.action))
         progress.actors.add(step.seat)
+        progress.ends.append(len(progress.events))
+        made = progress.events[first:]
+        progress.kongs.append(gameplay.kong_payments(before, progress.state, made))
 
 
 # --- the write and what follows it ------------------------------------------------------------
@@ -322,7 +350,7 @@ def _apply_steps(steps: list[_Step], progress: _Progress) -> None:
 
 def _commit_steps(
     rnd: Round,
-    start: Any,
+    start: RoundState,
     steps: list[_Step],
     progress: _Progress,
     *,
@@ -335,13 +363,41 @@ def _commit_steps(
     room = rnd.match.room
     if seats is None:
         seats = store.seats_by_index(room)
-    old_version, first_seq = rnd.version, rnd.last_seq + 1
-    rnd.actions = [*rnd.actions, *progress.actions]
+    old_version, old_count, first_seq = rnd.version, rnd.action_count, rnd.last_seq + 1
     store.record(rnd, room, progress.state, progress.events, previous=start)
-    store.write_round(rnd, old_version=old_version)
-    rows = store.store_events(rnd, progress.events, first_seq=first_seq)
+    rnd.action_count = old_count + len(steps)
+    snapshot = None
+    if (
+        rnd.status == Round.Status.ENDED
+        or rnd.action_count - rnd.state_actions >= store.SNAPSHOT_EVERY
+    ):
+        snapshot = gameplay.dump_state(progress.state)
+        rnd.state_actions = rnd.action_count
+    events = store.event_rows(progress.events, first_seq=first_seq)
+    logged = [
+        store.LoggedAction(
+            seat=step.seat,
+            source=step.source,
+            action=action,
+            client_action_id=step.client_action_id,
+            last_seq=first_seq - 1 + end,
+            kong_payments=kongs,
+        )
+        for step, action, end, kongs in zip(
+            steps, progress.actions, progress.ends, progress.kongs, strict=True
+        )
+    ]
+    store.write_move(
+        rnd,
+        old_version=old_version,
+        old_count=old_count,
+        actions=logged,
+        events=events,
+        snapshot=snapshot,
+    )
+    rows = [(seq, views) for seq, _kind, _payload, views in events]
     seats_changed = _update_seat_clocks(seats, steps)
-    gameplay.cache_put(rnd.pk, progress.state, rnd.actions)
+    store.cache_after_commit(rnd, progress.state)
     ended = rnd.status == Round.Status.ENDED
     if rows or seats_changed or ended or progress.actors:
         # A pass that leaves a claim window open changes no event: only its seat is told (its
@@ -406,7 +462,7 @@ def _frames(
 
 
 def _round_start_builder(
-    rnd: Round, state: Any, seats: Mapping[int, Seat]
+    rnd: Round, state: RoundState, seats: Mapping[int, Seat]
 ) -> Callable[[], dict[str, Any]]:
     """A new round's per-viewer snapshots, built after the commit from values fixed now."""
     fixed, seat_users = copy.copy(rnd), _seat_users(seats)
@@ -428,7 +484,10 @@ def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
             continue
         rows = Seat.objects.filter(pk=seat.pk)
         if step.source == "player":
-            rows.filter(consecutive_timeouts__gt=0).update(consecutive_timeouts=0)
+            # Only after a timeout (the seat was read in this transaction): a move costs no
+            # statement for a counter that is already 0.
+            if seat.consecutive_timeouts > 0:
+                rows.filter(consecutive_timeouts__gt=0).update(consecutive_timeouts=0)
         elif step.source == "timeout":
             rows.update(consecutive_timeouts=F("consecutive_timeouts") + 1)
             into_auto = rows.filter(
@@ -438,7 +497,7 @@ def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
     return auto_play_changed
 
 
-def _schedule_after_commit(rnd: Round, seats: Mapping[int, Seat], state: Any) -> None:
+def _schedule_after_commit(rnd: Round, seats: Mapping[int, Seat], state: RoundState) -> None:
     """After the commit: a quick auto-play task when a bot or a 托管 seat must act.
 
     A decision's clock needs no task of its own: the clock (config/clock.py) runs

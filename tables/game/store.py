@@ -1,22 +1,35 @@
 """How a round is stored and read back: the row lock, the round row, its events, its state.
 
-The database is the truth. A round row holds the engine's state after ``version`` actions, and
-the seed, dealer and action list it can be replayed from; its events are appended with
-consecutive ``seq`` (each stored with its redaction for every viewer). Nothing here decides a
-rule or sends anything: :mod:`tables.game.commands` decides, :mod:`tables.notify` sends.
+The database is the truth, and of a round the truth is its seed, dealer and **action log**
+(:class:`tables.models.RoundAction`, append-only). Its events are appended with consecutive
+``seq`` (each stored with its redaction for every viewer). The round row holds the counters a
+writer compares and sets (``version``, ``last_seq``, ``action_count``, the decision and its
+deadline) and, as a cache, an engine snapshot written at the deal, every
+:data:`SNAPSHOT_EVERY` actions and at the end; committed states are also cached in the process.
+
+One move is two SQL statements on PostgreSQL (:func:`read_for_move`: the locked round with its
+match, room, seats and any earlier answer to the same client action id; :func:`write_move`: the
+compare-and-set ``UPDATE`` of the round, the log rows and the events in one statement). Nothing
+here decides a rule or sends anything: :mod:`tables.game.commands` decides, :mod:`tables.notify`
+sends.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.db import connection, transaction
 from django.utils import timezone
 
+from rules.engine import RoundState
+from rules.engine.events import Event
 from tables import gameplay
 from tables.errors import VersionConflict
-from tables.models import Match, Room, Round, RoundEvent, Seat
+from tables.models import ActionRecord, Match, Room, Round, RoundAction, RoundEvent, Seat
 
 
 def lock_round(round_id: int) -> Round:
@@ -58,15 +71,14 @@ def round_setup_of(rnd: Round) -> gameplay.RoundSetup | None:
 def record(
     rnd: Round,
     room: Room,
-    state: Any,
-    events: list[Any],
+    state: RoundState,
+    events: list[Event],
     *,
-    previous: Any,
+    previous: RoundState | None,
 ) -> None:
     """Copy the new state's facts onto the round row (not saved here)."""
     rnd.version = state.version
     rnd.last_seq = rnd.last_seq + len(events)
-    rnd.state = gameplay.dump_state(state)
     if gameplay.is_ended(state):
         rnd.status = Round.Status.ENDED
         rnd.result = gameplay.result_json(state)
@@ -84,41 +96,19 @@ def record(
         rnd.deadline = timezone.now() + timedelta(seconds=timeout)
 
 
-def write_round(rnd: Round, *, old_version: int) -> None:
-    """Write the round row's new facts if it is still at ``old_version`` (a compare-and-set,
-    which also guards SQLite where the row lock is a no-op); :class:`VersionConflict` if not."""
-    written = Round.objects.filter(pk=rnd.pk, version=old_version).update(
-        version=rnd.version,
-        last_seq=rnd.last_seq,
-        actions=rnd.actions,
-        state=rnd.state,
-        status=rnd.status,
-        result=rnd.result,
-        deadline=rnd.deadline,
-        decision_version=rnd.decision_version,
-        ended_at=rnd.ended_at,
-    )
-    if written != 1:
-        raise VersionConflict(f"round {rnd.pk} is no longer at version {old_version}")
-
-
-def store_events(
-    rnd: Round, events: Iterable[Any], *, first_seq: int
-) -> list[tuple[int, dict[str, Any]]]:
-    """Append the events with consecutive ``seq``; returns ``(seq, views)`` of each, the views
-    being the event redacted for each viewer (:func:`tables.gameplay.event_views`)."""
-    rows = [
-        RoundEvent(
-            round=rnd,
-            seq=first_seq + i,
-            kind=str(event.kind),
-            payload=gameplay.event_json(event),
-            views=gameplay.event_views(event),
-        )
+def event_rows(events: Iterable[Event], *, first_seq: int) -> list[EventRow]:
+    """The engine's events numbered from ``first_seq``, each with its full payload and its
+    redaction for every viewer (:func:`tables.gameplay.event_views`)."""
+    return [
+        (first_seq + i, str(event.kind), gameplay.event_json(event), gameplay.event_views(event))
         for i, event in enumerate(events)
     ]
-    RoundEvent.objects.bulk_create(rows)
-    return [(row.seq, row.views) for row in rows]
+
+
+def store_events(rnd: Round, events: Iterable[Event], *, first_seq: int) -> None:
+    """Append the engine's events with consecutive ``seq`` (a deal's; a move's go with
+    :func:`write_move`)."""
+    store_event_rows(rnd, event_rows(events, first_seq=first_seq))
 
 
 def append_notice(rnd: Round, payload: dict[str, Any]) -> None:
@@ -131,36 +121,372 @@ def append_notice(rnd: Round, payload: dict[str, Any]) -> None:
         seq=seq,
         kind=payload["kind"],
         payload=payload,
-        views={gameplay.viewer_key(s): payload for s in (0, 1, 2, 3, None)},
+        views=gameplay.views_to_store({gameplay.SPECTATOR: payload}),
     )
     Round.objects.filter(pk=rnd.pk).update(last_seq=seq)
 
 
-def load_state(rnd: Round) -> Any:
-    """The engine state of a round at its stored version: cached, else the stored snapshot, else
-    (a row without one) replayed from the seed and the action list."""
-    cached = gameplay.cached_state(rnd.pk, rnd.version, rnd.actions)
+SNAPSHOT_EVERY = 16
+"""Actions between two engine snapshots on the round row: loading a state the process has not
+cached replays at most this many logged actions; writing the snapshot (a few kB) on every move
+was most of a move's bytes."""
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+@dataclass
+class MoveContext:
+    """What a move reads, in one statement on PostgreSQL: the locked round (with its match and
+    room), the room's seats by index, and the outcome already given to this client action id
+    (``None`` if it is new)."""
+
+    rnd: Round
+    seats: dict[int, Seat]
+    earlier: dict[str, Any] | None
+
+
+_ROUND_COLUMNS = (
+    "id",
+    "match_id",
+    "number",
+    "dealer",
+    "seed",
+    "commitment",
+    "state_actions",
+    "action_count",
+    "version",
+    "last_seq",
+    "status",
+    "deadline",
+    "decision_version",
+    "result",
+    "started_at",
+    "ended_at",
+)
+_SEAT_COLUMNS = ("id", "room_id", "index", "user_id", "is_bot", "ready", "auto_play")
+_SEAT_COLUMNS_MORE = ("consecutive_timeouts", "connected")
+
+
+def read_for_move(round_id: int, *, seat: int, client_action_id: str) -> MoveContext:
+    """The round, locked (:func:`lock_round`), its seats, and any earlier outcome of
+    ``client_action_id`` from ``seat`` (accepted: from the log; refused: ``ActionRecord``)."""
+    if connection.vendor != "postgresql":
+        rnd = lock_round(round_id)
+        earlier = (
+            RoundAction.objects.filter(round=rnd, seat=seat, client_action_id=client_action_id)
+            .values_list("decision", "last_seq")
+            .first()
+        )
+        if earlier is not None:
+            return MoveContext(rnd, {}, _accepted(*earlier))
+        refused = (
+            ActionRecord.objects.filter(round=rnd, seat=seat, client_action_id=client_action_id)
+            .values_list("outcome", flat=True)
+            .first()
+        )
+        return MoveContext(rnd, seats_by_index(rnd.match.room), refused)
+    return _read_for_move_pg(round_id, seat=seat, client_action_id=client_action_id)
+
+
+def _accepted(decision: int, last_seq: int) -> dict[str, Any]:
+    return {"ok": True, "version": decision, "seq": last_seq}
+
+
+_PG_READ = f"""
+SELECT {", ".join(f"r.{c}" for c in _ROUND_COLUMNS)},
+       m.room_id, m.variant, m.options, rm.club_id, rm.turn_timeout_s, rm.claim_timeout_s,
+       (SELECT json_agg(json_build_array({
+    ", ".join(f's."{c}"' for c in (*_SEAT_COLUMNS, *_SEAT_COLUMNS_MORE))
+}))
+          FROM tables_seat s WHERE s.room_id = m.room_id),
+       (SELECT json_build_array(a.decision, a.last_seq) FROM tables_roundaction a
+         WHERE a.round_id = r.id AND a.seat = %(seat)s AND a.client_action_id = %(cid)s),
+       (SELECT ar.outcome FROM tables_actionrecord ar
+         WHERE ar.round_id = r.id AND ar.seat = %(seat)s AND ar.client_action_id = %(cid)s
+         LIMIT 1),
+       (SELECT coalesce(max(a.n), 0) FROM tables_roundaction a WHERE a.round_id = r.id)
+  FROM tables_round r
+  JOIN tables_match m ON m.id = r.match_id
+  JOIN tables_room rm ON rm.id = m.room_id
+ WHERE r.id = %(round)s
+   FOR UPDATE OF r
+"""
+
+
+def _read_for_move_pg(round_id: int, *, seat: int, client_action_id: str) -> MoveContext:
+    """One statement; a second one only after waiting for another writer's lock.
+
+    Under READ COMMITTED a ``SELECT … FOR UPDATE`` that waited for another writer returns the
+    round row as that writer committed it, but its subqueries still see the statement's older
+    snapshot: the log's last number (``logged``) then lags the row's ``action_count``, and the
+    read is made again (the lock is held now, so the new snapshot sees everything), else the
+    same client action id, applied by the writer we waited for, would look new."""
+    params: dict[str, int | str] = {"round": round_id, "seat": seat, "cid": client_action_id}
+    with connection.cursor() as cursor:
+        cursor.execute(_PG_READ, params)
+        row = cursor.fetchone()
+        n = len(_ROUND_COLUMNS)
+        if row is not None and row[-1] != row[_ROUND_COLUMNS.index("action_count")]:
+            cursor.execute(_PG_READ, params)
+            row = cursor.fetchone()
+    if row is None:
+        raise Round.DoesNotExist(f"round {round_id}")
+    db = connection.alias
+    rnd = Round.from_db(db, list(_ROUND_COLUMNS), _decoded(Round, _ROUND_COLUMNS, row[:n]))
+    room_id, variant, options, club_id, turn_s, claim_s, seat_rows, accepted, refused, _ = row[n:]
+    room = Room.from_db(
+        db,
+        ["id", "club_id", "turn_timeout_s", "claim_timeout_s"],
+        [room_id, club_id, turn_s, claim_s],
+    )
+    match = Match.from_db(
+        db, ["id", "room_id", "variant", "options"], [rnd.match_id, room_id, variant, options]
+    )
+    match.room = room
+    rnd.match = match
+    names = [*_SEAT_COLUMNS, *_SEAT_COLUMNS_MORE]
+    seats = {}
+    for values in _json(seat_rows) or []:
+        made = Seat.from_db(db, names, values)
+        seats[made.index] = made
+    accepted, refused = _json(accepted), _json(refused)
+    earlier = _accepted(*accepted) if accepted is not None else refused
+    return MoveContext(rnd, seats, earlier)
+
+
+def _decoded(model: type[Any], columns: tuple[str, ...], values: Any) -> list[Any]:
+    """Raw column values as the model's fields hold them (JSON columns may come back as text)."""
+    json_columns = {
+        f.column for f in model._meta.concrete_fields if f.get_internal_type() == "JSONField"
+    }
+    return [
+        _json(value) if column in json_columns else value
+        for column, value in zip(columns, values, strict=True)
+    ]
+
+
+def _json(value: Any) -> Any:
+    """A ``json``/``jsonb`` value of a raw query: decoded once whatever the driver's loader."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def round_actions(rnd: Round, *, after: int = 0) -> list[dict[str, Any]]:
+    """The round's logged actions after the first ``after``, in order."""
+    rows = RoundAction.objects.filter(round_id=rnd.pk, n__gt=after).order_by("n")
+    return [dict(action) for action in rows.values_list("action", flat=True)]
+
+
+def load_state(rnd: Round) -> RoundState:
+    """The engine state of a round at its stored version: cached in the process, else the stored
+    snapshot with the logged actions after it, else replayed from the seed and the whole log."""
+    cached = gameplay.cached_state(rnd.pk, rnd.version)
     if cached is not None:
         return cached
-    if rnd.state:
-        state = gameplay.load_state(rnd.state)
+    snapshot = Round.objects.filter(pk=rnd.pk).values_list("state", "state_actions").first()
+    if snapshot is not None and snapshot[0]:
+        data, count = snapshot
+        state = gameplay.replay_onto(gameplay.load_state(data), round_actions(rnd, after=count))
         if state.version == rnd.version:
-            gameplay.cache_put(rnd.pk, state, rnd.actions)
             return state
     return replay_state(rnd)
 
 
-def replay_state(rnd: Round) -> Any:
-    """The state rebuilt from the round's seed, dealer and actions (never from the snapshot)."""
+def replay_state(rnd: Round) -> RoundState:
+    """The state rebuilt from the round's seed, dealer and whole log (never from the snapshot)."""
+    steps = replay_steps(rnd)
+    state = steps[-1].state
+    if state.version != rnd.version:
+        raise RuntimeError(
+            f"replay of round {rnd.pk} reached version {state.version}, not {rnd.version}"
+        )
+    return state
+
+
+def replay_steps(rnd: Round) -> list[gameplay.ReplayStep]:
+    """Every step of a stored round (:func:`tables.gameplay.replay` of its seed and log)."""
     match = rnd.match
-    return gameplay.state_at(
-        round_id=rnd.pk,
-        version=rnd.version,
+    return gameplay.replay(
         variant=match.variant,
         options=match.options,
         seed=bytes.fromhex(rnd.seed),
         dealer=rnd.dealer,
-        actions=rnd.actions,
-        use_cache=False,
+        actions=round_actions(rnd),
         setup=match_setup(match, before_number=rnd.number, dealer=rnd.dealer),
     )
+
+
+def cache_after_commit(rnd: Round, state: RoundState) -> None:
+    """Cache ``state`` for the next move once its transaction has committed."""
+    round_id = rnd.pk
+    transaction.on_commit(lambda: gameplay.cache_put(round_id, state))
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """A log row about to be written (see :class:`tables.models.RoundAction`)."""
+
+    seat: int
+    source: str
+    action: dict[str, Any]
+    client_action_id: str
+    last_seq: int
+    kong_payments: list[dict[str, Any]]
+
+
+EventRow = tuple[int, str, dict[str, Any], dict[str, Any]]
+"""An event about to be written: ``(seq, kind, payload, views)``."""
+
+
+def write_move(
+    rnd: Round,
+    *,
+    old_version: int,
+    old_count: int,
+    actions: list[LoggedAction],
+    events: list[EventRow],
+    snapshot: dict[str, Any] | None,
+) -> None:
+    """Write one move: the round row's new facts if it is still at ``old_version`` (a
+    compare-and-set, which also guards SQLite where the row lock is a no-op; else
+    :class:`VersionConflict`), its log rows numbered after ``old_count``, its events, and the
+    snapshot when one is due. One statement on PostgreSQL."""
+    if connection.vendor == "postgresql":
+        written = _write_move_pg(rnd, old_version, old_count, actions, events, snapshot)
+    else:
+        written = _write_move_orm(rnd, old_version, old_count, actions, events, snapshot)
+    if not written:
+        raise VersionConflict(f"round {rnd.pk} is no longer at version {old_version}")
+
+
+def _round_fields(rnd: Round, snapshot: dict[str, Any] | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "version": rnd.version,
+        "last_seq": rnd.last_seq,
+        "action_count": rnd.action_count,
+        "status": rnd.status,
+        "result": rnd.result,
+        "deadline": rnd.deadline,
+        "decision_version": rnd.decision_version,
+        "ended_at": rnd.ended_at,
+    }
+    if snapshot is not None:
+        fields["state"] = snapshot
+        fields["state_actions"] = rnd.state_actions
+    return fields
+
+
+def _write_move_orm(
+    rnd: Round,
+    old_version: int,
+    old_count: int,
+    actions: list[LoggedAction],
+    events: list[EventRow],
+    snapshot: dict[str, Any] | None,
+) -> bool:
+    fields = _round_fields(rnd, snapshot)
+    if Round.objects.filter(pk=rnd.pk, version=old_version).update(**fields) != 1:
+        return False
+    RoundAction.objects.bulk_create(
+        RoundAction(
+            round_id=rnd.pk,
+            n=old_count + i + 1,
+            seat=a.seat,
+            source=a.source,
+            action=a.action,
+            client_action_id=a.client_action_id,
+            last_seq=a.last_seq,
+            decision=rnd.decision_version,
+            kong_payments=a.kong_payments,
+        )
+        for i, a in enumerate(actions)
+    )
+    store_event_rows(rnd, events)
+    return True
+
+
+def _write_move_pg(
+    rnd: Round,
+    old_version: int,
+    old_count: int,
+    actions: list[LoggedAction],
+    events: list[EventRow],
+    snapshot: dict[str, Any] | None,
+) -> bool:
+    """The move as one data-modifying statement: ``WITH r AS (UPDATE … WHERE version = n
+    RETURNING id)`` then the inserts of the log rows and the events from ``r`` (nothing is
+    inserted when the compare-and-set found another version)."""
+    fields = _round_fields(rnd, snapshot)
+    params: list[Any] = []
+    sets = []
+    for name, value in fields.items():
+        if name in ("result", "state"):
+            sets.append(f"{name} = %s::jsonb")
+            params.append(None if value is None else json.dumps(value))
+        else:
+            sets.append(f"{name} = %s")
+            params.append(value)
+    params += [rnd.pk, old_version]
+    sql = [f"WITH r AS (UPDATE tables_round SET {', '.join(sets)} WHERE id = %s AND version = %s"]
+    sql.append(" RETURNING id)")
+    rows = []
+    for i, a in enumerate(actions):
+        rows.append("(%s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb)")
+        params += [
+            old_count + i + 1,
+            a.seat,
+            a.source,
+            json.dumps(a.action),
+            a.client_action_id,
+            a.last_seq,
+            rnd.decision_version,
+            json.dumps(a.kong_payments),
+        ]
+    sql.append(
+        ", a AS (INSERT INTO tables_roundaction (round_id, n, seat, source, action,"
+        " client_action_id, last_seq, decision, kong_payments) SELECT r.id, v.* FROM r, (VALUES "
+        + ", ".join(rows)
+        + ") AS v)"
+    )
+    if events:
+        rows = []
+        for seq, kind, payload, views in events:
+            rows.append("(%s, %s, %s::jsonb, %s::jsonb)")
+            params += [seq, kind, json.dumps(payload), json.dumps(gameplay.views_to_store(views))]
+        sql.append(
+            ", e AS (INSERT INTO tables_roundevent (round_id, seq, kind, payload, views,"
+            " created_at) SELECT r.id, v.*, now() FROM r, (VALUES " + ", ".join(rows) + ") AS v)"
+        )
+    sql.append(" SELECT count(*) FROM r")
+    with connection.cursor() as cursor:
+        cursor.execute("".join(sql), params)
+        (written,) = cursor.fetchone()
+    return bool(written)
+
+
+def store_event_rows(rnd: Round, events: list[EventRow]) -> None:
+    """Append events already numbered and redacted (:data:`EventRow`)."""
+    RoundEvent.objects.bulk_create(
+        RoundEvent(
+            round_id=rnd.pk,
+            seq=seq,
+            kind=kind,
+            payload=payload,
+            views=gameplay.views_to_store(views),
+        )
+        for seq, kind, payload, views in events
+    )
+
+
+def log_played(rnd: Round, actions: list[dict[str, Any]]) -> None:
+    """Log ``actions`` as the whole of a round stored in one go (test fixtures, benchmark data:
+    rounds played by the engine elsewhere and stored as a finished table stores them)."""
+    RoundAction.objects.bulk_create(
+        RoundAction(round_id=rnd.pk, n=i + 1, seat=int(a.get("seat", 0)), source="auto", action=a)
+        for i, a in enumerate(actions)
+    )
+    rnd.action_count = len(actions)
+    Round.objects.filter(pk=rnd.pk).update(action_count=len(actions))

@@ -63,6 +63,7 @@ def settled_match(room: Any, players: list[Any], *, seed_text: str = "api") -> A
     from rules.wall import seed_from_text
     from scoring.services import settle_round
     from tables import gameplay
+    from tables.game import store
     from tables.models import Match, Round, RoundEvent
     from tests.scoring.helpers import play
 
@@ -82,13 +83,13 @@ def settled_match(room: Any, players: list[Any], *, seed_text: str = "api") -> A
         dealer=0,
         seed=seed.hex(),
         commitment=state.commitment,
-        actions=[gameplay.action_json(a) for a in actions],
         version=len(actions),
         last_seq=len(events),
         status=Round.Status.ENDED,
         result=gameplay.result_json(state),
         ended_at=timezone.now(),
     )
+    store.log_played(rnd, [gameplay.action_json(a) for a in actions])
     RoundEvent.objects.bulk_create(
         RoundEvent(
             round=rnd,

@@ -130,7 +130,7 @@ def _facts(round_id: int) -> tuple[Any, ...]:
         .order_by("index")
         .values_list("index", "ready", "auto_play", "user_id")
     )
-    return (rnd.version, rnd.last_seq, rnd.status, len(rnd.actions), rnd.state, seats)
+    return (rnd.version, rnd.last_seq, rnd.status, rnd.action_count, rnd.state, seats)
 
 
 async def _judge(round_id: int, room_id: int, user: Any, frames: list[str | bytes]) -> None:

@@ -60,6 +60,7 @@ def make_match(room: Any, players: list[Any]) -> Callable[..., Any]:
 def make_round() -> Callable[..., Any]:
     """``make_round(match, number, seed_text="…", dealer=0, ended=True)`` -> a stored Round."""
     from tables import gameplay
+    from tables.game import store
     from tables.models import Round, RoundEvent
 
     def make(
@@ -77,13 +78,13 @@ def make_round() -> Callable[..., Any]:
             dealer=dealer,
             seed=seed.hex(),
             commitment=state.commitment,
-            actions=[gameplay.action_json(a) for a in actions],
             version=len(actions),
             last_seq=len(events),
             status=Round.Status.ENDED if ended else Round.Status.PLAYING,
             result=gameplay.result_json(state) if ended else None,
             ended_at=timezone.now() if ended else None,
         )
+        store.log_played(rnd, [gameplay.action_json(a) for a in actions])
         if ended:
             RoundEvent.objects.bulk_create(
                 RoundEvent(

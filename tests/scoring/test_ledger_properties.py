@@ -9,7 +9,8 @@ from rules.engine import action_from_json
 from rules.payments import nets
 from rules.registry import VARIANTS as REGISTRY
 from rules.wall import seed_from_text
-from scoring.services import draft_ledger, replay_round
+from scoring.services import draft_ledger
+from tables.gameplay import replay
 from tests.scoring.helpers import play
 
 VARIANTS = tuple(REGISTRY)  # every variant of the registry
@@ -31,7 +32,7 @@ def _draft(case):
     state, actions, _events = play(
         case["variant"], seed=seed, dealer=case["dealer"], options=options, bot=case["bot"]
     )
-    steps = replay_round(
+    steps = replay(
         variant=case["variant"],
         options=options,
         seed=seed,

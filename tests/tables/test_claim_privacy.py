@@ -73,8 +73,10 @@ def _with_copies(state: Any, tile: int, copies: int) -> Any:
 
 
 def _store(rnd: Round, state: Any) -> None:
-    Round.objects.filter(pk=rnd.pk).update(state=gameplay.dump_state(state))
-    gameplay.cache_put(rnd.pk, state, rnd.actions)
+    Round.objects.filter(pk=rnd.pk).update(
+        state=gameplay.dump_state(state), state_actions=rnd.action_count
+    )
+    gameplay.cache_put(rnd.pk, state)
 
 
 def _public(messages: list[dict[str, Any]]) -> list[Any]:

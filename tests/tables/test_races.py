@@ -21,7 +21,7 @@ from rules.registry import VARIANTS
 from rules.wall import seed_from_text
 from tables import gameplay
 from tables.game import commands, store
-from tables.models import ActionRecord, Match, Round, RoundEvent
+from tables.models import ActionRecord, Match, Round, RoundAction, RoundEvent
 from tests.tables.helpers import fresh
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -144,7 +144,8 @@ def test_the_same_click_from_many_threads_is_applied_once(playing: Round) -> Non
     assert all(o.ok for o in outcomes)
     assert sum(not o.duplicate for o in outcomes) == 1
     assert fresh(playing).version == playing.version + 1
-    assert ActionRecord.objects.filter(round=playing).count() == 1
+    assert RoundAction.objects.filter(round=playing, client_action_id="double-click").count() == 1
+    assert not ActionRecord.objects.filter(round=playing).exists()  # nothing was refused
 
 
 def test_different_moves_racing_leave_a_gapless_log_that_replays(playing: Round) -> None:

@@ -7,12 +7,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from tables import gameplay, rooms
 from tables.errors import TableError
 from tables.game import commands, store
-from tables.models import ActionRecord, Match, Round, RoundEvent, Seat
+from tables.models import Match, Round, RoundAction, RoundEvent, Seat
 from tables.signals import round_finished
 from tests.tables.helpers import act, decider, first_legal, fresh, state_of
 
@@ -53,7 +54,8 @@ def test_a_legal_action_appends_events_with_consecutive_seq(playing: Round) -> N
     # state's version, which counts every pass (issue 14, item 7).
     assert outcome.version == after.decision_version == after.last_seq
     assert _seqs(after) == list(range(1, after.last_seq + 1))
-    assert len(after.actions) == 1
+    assert after.action_count == 1
+    assert [a.source for a in after.log.all()] == ["player"]
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing(playing: Round) -> None:
@@ -65,10 +67,10 @@ def test_an_illegal_action_is_refused_and_changes_nothing(playing: Round) -> Non
     after = fresh(playing)
     assert not outcome.ok
     assert outcome.code == "illegal"
-    assert (after.version, after.last_seq, after.actions) == (
+    assert (after.version, after.last_seq, after.action_count) == (
         before.version,
         before.last_seq,
-        before.actions,
+        before.action_count,
     )
 
 
@@ -85,7 +87,7 @@ def test_a_retried_client_action_id_returns_the_first_outcome_and_changes_nothin
     assert again.duplicate
     assert (again.version, again.seq) == (first.version, first.seq)
     assert fresh(playing).version == middle.version
-    assert ActionRecord.objects.filter(round=playing, client_action_id="same-id").count() == 1
+    assert RoundAction.objects.filter(round=playing, client_action_id="same-id").count() == 1
 
 
 def test_an_action_naming_another_seat_is_refused_as_forged(playing: Round) -> None:
@@ -271,20 +273,34 @@ def test_every_built_variant_plays_a_whole_round_through_the_service(
     assert sum(ended.result["nets"]) == 0
 
 
-def test_a_state_cached_by_a_rolled_back_move_is_never_served(playing: Round) -> None:
-    """A worker caches the state after its move before the commit; if that transaction rolls
-    back and another worker commits a different move at the same version, the first worker
-    must not serve its cached state for that version."""
+def test_a_state_cached_by_a_rolled_back_move_is_never_served(
+    playing: Round, django_capture_on_commit_callbacks: Any
+) -> None:
+    """States are cached only once their transaction committed: a move whose transaction rolls
+    back leaves nothing in the cache, and when another move then commits at the same version,
+    that one is served."""
     rnd = fresh(playing)
     state, seat = state_of(rnd), decider(rnd)
     first, second = gameplay.legal_actions(state, seat)[:2]
-    rolled_back, _ = gameplay.apply(state, first)
-    assert act(rnd, seat, gameplay.action_json(second)).ok  # "the other worker" commits this
-    # This worker's cache: only the state of its own move, which never committed.
     gameplay._cache.clear()
-    gameplay.cache_put(rnd.pk, rolled_back, [*rnd.actions, gameplay.action_json(first)])
+
+    class RolledBack(Exception):
+        pass
+
+    def move_then_roll_back() -> None:
+        with transaction.atomic():
+            assert act(rnd, seat, gameplay.action_json(first)).ok
+            raise RolledBack
+
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RolledBack):
+        move_then_roll_back()
+    assert gameplay.cached_state(rnd.pk, rnd.version + 1) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        assert act(rnd, seat, gameplay.action_json(second)).ok  # "the other worker" commits
     served = store.load_state(fresh(rnd))
+    assert gameplay.cached_state(rnd.pk, served.version) is served
     assert gameplay.dump_state(served) == gameplay.dump_state(store.replay_state(fresh(rnd)))
+    rolled_back, _ = gameplay.apply(state, first)
     assert gameplay.dump_state(served) != gameplay.dump_state(rolled_back)
 
 

@@ -100,9 +100,8 @@ def test_the_dealer_staying_counts_lianzhuang_into_the_next_round(tw_round: Roun
     # The fallback replay from the seed rebuilds the same round (wind and count included).
     assert store.replay_state(fresh(second)) == state
     # So does the settlement's replay (it scores the round: 連莊 tai depend on the count).
-    from scoring.services import replay_stored_round
 
-    assert replay_stored_round(fresh(second))[-1].state == state
+    assert store.replay_steps(fresh(second))[-1].state == state
     _end(second, next_dealer=(dealer + 1) % 4)
     third = _next(second)
     assert third is not None
