@@ -126,14 +126,34 @@ def test_a_click_for_an_earlier_decision_is_refused_as_stale(playing: Round) -> 
 
 
 def test_the_stored_snapshot_and_the_replay_from_the_seed_agree(playing: Round) -> None:
-    for _ in range(12):
+    moves = store.SNAPSHOT_EVERY + 4
+    for _ in range(moves):
         seat = decider(playing)
         assert act(playing, seat, first_legal(playing, seat)).ok
+    stored = fresh(playing)
+    # The snapshot is a cache written every SNAPSHOT_EVERY actions; the log holds every action.
+    assert (stored.action_count, stored.state_actions) == (moves, store.SNAPSHOT_EVERY)
+    assert [a.n for a in stored.log.all()] == list(range(1, moves + 1))
     live = state_of(playing)
     gameplay._cache.clear()
-    from_snapshot = state_of(playing)
+    from_snapshot = state_of(playing)  # the snapshot and the 4 logged actions after it
     assert from_snapshot == live
     assert store.replay_state(fresh(playing)) == live
+
+
+def test_every_viewer_reads_back_the_redaction_it_was_sent(playing: Round) -> None:
+    """Event views are stored once per distinct view (a seat's only where it differs from the
+    spectator's); what each viewer reads back is the engine's redaction for it."""
+    for _ in range(8):
+        seat = decider(playing)
+        assert act(playing, seat, first_legal(playing, seat)).ok
+    events = [e for step in store.replay_steps(fresh(playing)) for e in step.events]
+    rows = list(RoundEvent.objects.filter(round=playing).order_by("seq"))
+    assert len(rows) == len(events)
+    for row, event in zip(rows, events, strict=True):
+        for key, view in gameplay.event_views(event).items():
+            assert gameplay.stored_view(row.views, key) == view
+    assert any(len(row.views) < len(gameplay.VIEWERS) for row in rows)
 
 
 def _play_out(rnd: Round) -> Round:
