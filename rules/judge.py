@@ -24,6 +24,7 @@ from rules.hand import (
     MeldKind,
     SpecialKongName,
     TingContext,
+    Transfer,
     WinBy,
     WinContext,
 )
@@ -104,7 +105,13 @@ def _check_meld_shape(kind: str, tiles: list[Tile], name: str | None) -> None:
 
 
 def _meld(
-    raw: Any, *, variant: str, rules: HandRules, winner: int, options: Mapping[str, Any]
+    raw: Any,
+    *,
+    variant: str,
+    rules: HandRules,
+    winner: int,
+    options: Mapping[str, Any],
+    of_winner: bool = True,
 ) -> Meld:
     if not isinstance(raw, Mapping):
         raise InvalidCase(f"a meld must be an object, got {raw!r}")
@@ -123,7 +130,9 @@ def _meld(
             raise InvalidCase(f"{variant} has no chow")
         if from_seat is not None and from_seat != (winner - 1) % 4:
             raise InvalidCase(f"a chow can only be claimed from the previous seat, not {from_seat}")
-    if kind in ("pong", "kong") and not concealed and from_seat == winner:
+    # judge.md: "a pong or exposed kong claimed from the winner"; a ting query (or a settle
+    # seat) has no winner, its ``winner`` is only the asking seat (成麻's cm-t4).
+    if of_winner and kind in ("pong", "kong") and not concealed and from_seat == winner:
         raise InvalidCase(f"a {kind} cannot be claimed from the player's own discard")
     if kind == "special_kong" and name not in rules.special_kongs(options):
         raise InvalidCase(f"special kong {name!r} does not exist in {variant}")
@@ -186,7 +195,15 @@ def parse_case(case: Any) -> WinContext | TingContext:
     hand = _tiles(case.get("hand"), "hand")
     raw_melds = _field(case, "melds", list, [])
     melds = tuple(
-        _meld(m, variant=variant, rules=rules, winner=winner, options=options) for m in raw_melds
+        _meld(
+            m,
+            variant=variant,
+            rules=rules,
+            winner=winner,
+            options=options,
+            of_winner=kind == "win",
+        )
+        for m in raw_melds
     )
     _check_hand_size(rules, kind, len(hand), len(melds))
     _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
@@ -200,7 +217,7 @@ def parse_case(case: Any) -> WinContext | TingContext:
         raise InvalidCase("opened must be four true/false values")
     opened = cast(tuple[bool, bool, bool, bool], tuple(opened_raw))
     if kind == "ting":
-        return TingContext(
+        ting = TingContext(
             variant=variant,
             dealer=dealer,
             seat=winner,
@@ -210,7 +227,11 @@ def parse_case(case: Any) -> WinContext | TingContext:
             options=options,
             extra=extra,
         )
-    return _win_context(case, rules, variant, dealer, winner, hand, melds, opened, options, extra)
+        rules.validate_ting(ting)
+        return ting
+    ctx = _win_context(case, rules, variant, dealer, winner, hand, melds, opened, options, extra)
+    rules.validate_win(ctx)
+    return ctx
 
 
 def _win_context(
@@ -279,6 +300,8 @@ def _win_context(
 
 def judge_case(case: Any) -> dict[str, Any]:
     """The answer to one decoded case (without its id); raises InvalidCase for invalid input."""
+    if isinstance(case, Mapping) and case.get("kind") == "settle":
+        return judge_settle(case)
     ctx = parse_case(case)
     rules = judged_variant(ctx.variant).rules
     if isinstance(ctx, TingContext):
@@ -290,7 +313,82 @@ def judge_case(case: Any) -> dict[str, Any]:
         if not verdict.ting_allowed:
             answer["reason"] = verdict.reason
         return answer
-    return rules.judge_win(ctx).as_json()
+    return rules.judge_answer(ctx)
+
+
+def judge_settle(case: Mapping[str, Any]) -> dict[str, Any]:
+    """``kind: settle`` (``chengma.md``, *Judge: kind settle*): the end-of-wall checks of the
+    seats still in; only a variant whose hand rules settle a drawn wall answers it."""
+    variant = case.get("variant")
+    if not isinstance(variant, str):
+        raise InvalidCase(f"variant must be a string, got {variant!r}")
+    judged = judged_variant(variant)
+    rules = judged.rules
+    settle = getattr(rules, "settle", None)
+    if settle is None:
+        raise InvalidCase(f"{variant} has no kind settle")
+    options = judged.validate_options(_field(case, "options", dict, {}))
+    dealer = cast(int, _seat(case, "dealer"))
+    raw = case.get("seats")
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise InvalidCase("seats must be a list of exactly four objects")
+    seats = [_settle_seat(rules, variant, index, item, options) for index, item in enumerate(raw)]
+    if sum(1 for seat in seats if not seat.won) < 2:
+        raise InvalidCase("fewer than two seats still in: the hand has no checks")
+    every = [t for seat in seats for t in (*seat.concealed, *(x for m in seat.melds for x in m.tiles))]
+    _check_tiles_exist(rules, every, variant)
+    answer: dict[str, Any] = settle(seats, options, dealer).as_json()
+    return answer
+
+
+def _settle_seat(
+    rules: HandRules, variant: str, index: int, raw: Any, options: Mapping[str, Any]
+) -> Any:
+    from rules.variants.chengma.wins import SettleSeat, suit_index
+
+    if not isinstance(raw, Mapping):
+        raise InvalidCase(f"seat {index} must be an object")
+    won = _field(raw, "won", bool, False)
+    que_raw = raw.get("que")
+    if won:
+        que = suit_index(que_raw, f"seats[{index}].que") if que_raw is not None else 0
+        if "hand" not in raw:
+            return SettleSeat(won=True, que=que)
+    else:
+        que = suit_index(que_raw, f"seats[{index}].que")
+    hand = _tiles(raw.get("hand"), f"seats[{index}].hand")
+    melds = tuple(
+        _meld(m, variant=variant, rules=rules, winner=index, options=options, of_winner=False)
+        for m in _field(raw, "melds", list, [])
+    )
+    if not won:
+        if len(hand) != rules.hand_size - 3 * len(melds):
+            raise InvalidCase(
+                f"seat {index} holds {len(hand)} tiles; {len(melds)} melds need "
+                f"{rules.hand_size - 3 * len(melds)}"
+            )
+        if any(m.tiles[0] // 9 == que for m in melds):
+            raise InvalidCase(f"seat {index} has a meld of its void suit")
+    income: list[Transfer] = []
+    for entry in _field(raw, "kong_income", list, []):
+        if not isinstance(entry, Mapping):
+            raise InvalidCase("a kong_income entry must be an object")
+        payer = entry.get("from")
+        amount = entry.get("amount")
+        if not isinstance(payer, int) or isinstance(payer, bool) or not 0 <= payer <= 3:
+            raise InvalidCase(f"kong_income from must be a seat 0–3, got {payer!r}")
+        if payer == index:
+            raise InvalidCase("kong_income from the seat itself")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InvalidCase(f"kong_income amount must be a positive integer, got {amount!r}")
+        income.append(Transfer(payer, index, amount))
+    return SettleSeat(
+        won=won,
+        que=que,
+        concealed=tuple(sorted(hand)),
+        melds=melds,
+        kong_income=tuple(income),
+    )
 
 
 def judge_line(line: str) -> dict[str, Any]:

@@ -29,13 +29,14 @@ from typing import Any
 from rules.errors import InvalidCase
 from rules.i18n import N_, Label
 
-OptionValue = bool | int | None
+OptionValue = bool | int | str | None
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One room option: a flag when ``default`` is a bool, else a whole number in
-    ``minimum..maximum`` (``nullable``: ``None`` is allowed too, e.g. "no cap").
+    """One room option: a flag when ``default`` is a bool, a choice among ``choices`` (strings)
+    when it is a string, else a whole number in ``minimum..maximum`` (``nullable``: ``None`` is
+    allowed too, e.g. "no cap").
 
     ``rule``: the option changes the rules (every option but a display one such as ``hints``,
     which the calculator therefore does not offer)."""
@@ -47,16 +48,29 @@ class Option:
     maximum: int = 0
     nullable: bool = False
     rule: bool = True
+    choices: tuple[tuple[str, Label], ...] = ()
+    """A choice option's values with their labels, the default first or not (成麻's ``zimo``)."""
 
     @property
     def is_flag(self) -> bool:
         return isinstance(self.default, bool)
+
+    @property
+    def is_choice(self) -> bool:
+        return bool(self.choices)
 
     def check(self, value: Any) -> None:
         """Raise :class:`InvalidCase` unless ``value`` is allowed for this option."""
         if self.is_flag:
             if not isinstance(value, bool):
                 raise InvalidCase(f"option {self.key} must be true or false, got {value!r}")
+            return
+        if self.is_choice:
+            allowed = [value_ for value_, _ in self.choices]
+            if not isinstance(value, str) or value not in allowed:
+                raise InvalidCase(
+                    f"option {self.key} must be one of {', '.join(allowed)}, got {value!r}"
+                )
             return
         if value is None and self.nullable:
             return
@@ -88,6 +102,13 @@ def number(
     if default is None and not nullable:
         raise ValueError(f"option {key}: a default of None needs nullable=True")
     return Option(key, default, label, minimum, maximum, nullable)
+
+
+def choice(key: str, label: Label, *, default: str, choices: tuple[tuple[str, Label], ...]) -> Option:
+    """An option taking one of ``choices`` (strings, each with its label)."""
+    if default not in [value for value, _ in choices]:
+        raise ValueError(f"option {key}: the default {default!r} is not a choice")
+    return Option(key, default, label, choices=choices)
 
 
 def validate_options(

@@ -35,6 +35,7 @@ _CLASSES: dict[str, type] = {
         state.Treasure,
         state.TurnPhase,
         state.ClaimPhase,
+        state.ChoicePhase,
         state.EndedPhase,
         state.RoundResult,
         Meld,

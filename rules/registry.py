@@ -5,7 +5,7 @@ page labels are all built from :data:`VARIANTS`. A new variant is a new package 
 ``rules/variants/`` and one line here (with its name in the import).
 
 >>> list(VARIANTS)
-['changchun', 'harbin', 'siping', 'taiyuan_lisi', 'taiwan16']
+['changchun', 'harbin', 'siping', 'taiyuan_lisi', 'taiwan16', 'chengma']
 >>> get_variant("harbin").options[0].key
 'base'
 """
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from rules.errors import InvalidCase, RulesError
 from rules.variant import Variant
-from rules.variants import changchun, harbin, siping, taiwan16, taiyuan_lisi
+from rules.variants import changchun, chengma, harbin, siping, taiwan16, taiyuan_lisi
 from rules.wins.shape import SHAPE
 
 
@@ -30,6 +30,7 @@ VARIANTS: Mapping[str, Variant] = _by_key(
     siping.VARIANT,
     taiyuan_lisi.VARIANT,
     taiwan16.VARIANT,
+    chengma.VARIANT,
 )
 """Every variant a room can be played with, by key, in the order the site lists them."""
 

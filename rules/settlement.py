@@ -37,11 +37,20 @@ def settlement_json(state: RoundState) -> dict[str, Any] | None:
     if result is None:
         return None
     rules_ = state.variant.rules
+    own = state.variant.flow.settlement_lines(state)
+    if own is not None:
+        return {
+            "unit": rules_.item_unit,
+            "base": int(state.options.get("base", 1)),
+            "cap": state.options.get("cap"),
+            "lines": own,
+            "nets": list(result.nets),
+        }
     lines: list[dict[str, Any]] = []
     verdict = result.verdict
     shares: tuple[Share, ...] = verdict.shares if verdict is not None else ()
     if shares:
-        lines.extend(_share_json(share) for share in shares)
+        lines.extend(share_json(share) for share in shares)
     else:  # a round stored before shares were kept: its win transfers, unexplained
         lines.extend(_transfer_json("win", t) for t in result.win_transfers)
     lines.extend(_kong_lines(state, result.kong_transfers))
@@ -71,7 +80,7 @@ def line_nets(lines: list[dict[str, Any]]) -> tuple[int, int, int, int]:
     return net[0], net[1], net[2], net[3]
 
 
-def _share_json(share: Share) -> dict[str, Any]:
+def share_json(share: Share) -> dict[str, Any]:
     return {
         "kind": "win",
         "payer": share.payer,

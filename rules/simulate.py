@@ -141,7 +141,8 @@ def broken_invariant(state: RoundState) -> str | None:
         return "round_not_ended"
     if sum(result.nets) != 0:
         return "zero_sum"
-    cap = state.options.get("cap")
+    # A variant whose cap is in fan per win (成麻) caps no round net.
+    cap = state.options.get("cap") if state.variant.rules.has_cap else None
     if cap is not None and any(abs(n) > cap for n in result.nets):
         return "cap"
     return None

@@ -136,6 +136,22 @@ class Chen(Action):
     kind: ClassVar[str] = "chen"
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseVoid(Action):
+    """成麻 定缺: choose the void suit, ``"m"``, ``"p"`` or ``"s"`` (hidden until all chose)."""
+
+    suit: str
+    kind: ClassVar[str] = "choose_void"
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeThree(Action):
+    """成麻 换三张: the three tiles of one suit passed on (hidden until all picked)."""
+
+    tiles: tuple[Tile, Tile, Tile]
+    kind: ClassVar[str] = "exchange_three"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -152,6 +168,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Pass,
         ChowTing,
         Chen,
+        ChooseVoid,
+        ExchangeThree,
     )
 }
 
@@ -185,6 +203,10 @@ def _field_from_json(name: str, value: Any) -> Any:
     if name in ("ting", "yes"):
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be true or false")
+        return value
+    if name == "suit":
+        if value not in ("m", "p", "s"):
+            raise ValueError("suit must be m, p or s")
         return value
     if name == "name":
         if not isinstance(value, str):

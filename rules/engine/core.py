@@ -48,6 +48,7 @@ from rules.engine.events import (
     TurnStarted,
 )
 from rules.engine.state import (
+    ChoicePhase,
     ClaimPhase,
     DiscardRecord,
     EndedPhase,
@@ -162,7 +163,7 @@ def seats_to_act(state: RoundState) -> list[int]:
     phase = state.phase
     if isinstance(phase, TurnPhase):
         return [phase.seat]
-    if isinstance(phase, ClaimPhase):
+    if isinstance(phase, ClaimPhase | ChoicePhase):
         return [s for s in phase.asked if phase.answers[s] is None]
     return []
 
@@ -179,7 +180,7 @@ def _offers(state: RoundState, seat: int) -> Sequence[Action]:
     """The phase's offers to ``seat``: listed when the state was handed out (a state built by
     hand, or read from an older snapshot, has its turn's offers computed here instead)."""
     phase = state.phase
-    if isinstance(phase, ClaimPhase):
+    if isinstance(phase, ClaimPhase | ChoicePhase):
         if seat in phase.asked and phase.answers[seat] is None:
             return phase.offers[seat]
         return ()
@@ -556,7 +557,7 @@ def _can_win_on(state: RoundState, seat: int, tile: Tile, discarder: int, win_by
     v = state.variant.flow
     if v.shape_filters(state) and tile not in hand_facts(state.seats[seat].concealed)[1]:
         return False
-    if not v.may_win_on_discard(state, seat, tile):
+    if not v.may_win_on(state, seat, tile, discarder, win_by):
         return False
     ctx = win_context(
         state,
@@ -618,8 +619,11 @@ def open_claims(
     quick = kind != "rob_kong" and v.shape_filters(state) and not v.has_extra_claims
     chow_seat = (discarder + 1) % SEATS if v.has_chow else -1
     seats = state.seats
+    leave = v.seats_leave
     for step in (1, 2, 3):
         seat = (discarder + step) % SEATS
+        if leave and not v.in_hand(state, seat):
+            continue  # a seat out of the hand (成麻's winners) claims nothing
         if kind == "rob_kong":
             offers = rob_offers(state, seat, discarder, tile, pending)
         else:
@@ -676,6 +680,9 @@ def _resolve_claims(state: RoundState, phase: ClaimPhase, out: list[Event]) -> R
     claims = [a for a in phase.answers if a is not None and not isinstance(a, Pass)]
     if not claims:
         return _close_unclaimed(state, phase, out)
+    if v.several_winners and any(isinstance(a, DeclareWin) for a in claims):
+        # 一炮多响: every seat that claimed the win wins (成麻); the variant plays them out.
+        return v.take_wins(state, phase, [a for a in claims if isinstance(a, DeclareWin)], out)
     best = min(
         claims,
         key=lambda a: (v.claim_priority[a.kind], (a.seat - phase.discarder) % SEATS),
@@ -689,7 +696,7 @@ def _close_unclaimed(state: RoundState, phase: ClaimPhase, out: list[Event]) -> 
     if phase.kind == "rob_kong":
         assert phase.pending is not None
         return complete_pending_kong(state, phase.pending, out)
-    return start_turn(state, (phase.discarder + 1) % SEATS, out)
+    return start_turn(state, state.variant.flow.next_seat(state, phase.discarder), out)
 
 
 def _mark_last_discard_claimed(state: RoundState, discarder: int) -> RoundState:
@@ -713,7 +720,7 @@ def _take_discard(
     if isinstance(claim, ExposedKong):
         meld = Meld("kong", (tile,) * 4, from_seat=phase.discarder)
         state = lay_meld(state, seat, meld, me.without(tile, tile, tile), claim, out)
-        state = pay_kong(state, seat, meld)
+        state = state.variant.flow.pay_kong(state, seat, meld, with_drawn=False, out=out)
         return draw_replacement(state, seat, out)
     if isinstance(claim, Chow):
         meld = Meld("chow", claim.tiles, from_seat=phase.discarder)
@@ -897,7 +904,7 @@ def _concealed_kong(state: RoundState, action: ConcealedKong, out: list[Event]) 
     me = state.seats[seat]
     meld = Meld("kong", (tile,) * 4, concealed=True)
     state = lay_meld(state, seat, meld, me.without(tile, tile, tile, tile), action, out)
-    state = pay_kong(state, seat, meld)
+    state = state.variant.flow.pay_kong(state, seat, meld, with_drawn=True, out=out)
     return draw_replacement(state, seat, out)
 
 
@@ -921,8 +928,9 @@ def complete_pending_kong(state: RoundState, action: Action, out: list[Event]) -
     index = next(i for i, m in enumerate(me.melds) if m.kind == "pong" and m.tiles[0] == tile)
     old = me.melds[index]
     meld = Meld("kong", (tile,) * 4, from_seat=old.from_seat, added=True)
+    with_drawn = me.drawn == tile  # 补杠 with the tile just drawn (成麻: else 转手杠)
     state = lay_meld(state, seat, meld, me.without(tile), action, out, replace_index=index)
-    state = pay_kong(state, seat, meld)
+    state = state.variant.flow.pay_kong(state, seat, meld, with_drawn=with_drawn, out=out)
     return draw_replacement(state, seat, out)
 
 
@@ -952,7 +960,7 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         window = open_claims(state, kind="claims", discarder=seat, tile=tile, pending=None, out=out)
         if window is not None:
             return window
-    return start_turn(state, (seat + 1) % SEATS, out)
+    return start_turn(state, v.next_seat(state, seat), out)
 
 
 def roll_dice(
@@ -992,6 +1000,9 @@ def win(
         # The claimed tile joins the winner's hand; a self-drawn one is already there, and a
         # 对宝 wins with the treasure indicator still in the wall (no tile moves).
         state = state.with_seat(seat, concealed=tuple(sorted(ctx.concealed)))
+    v = state.variant.flow
+    if v.continues_after_win:
+        return v.after_win(state, seat, ctx, verdict, out)
     return _finish(
         state,
         winner=seat,
@@ -1036,13 +1047,19 @@ def _finish(
         nets=nets(transfers),
         next_dealer=v.next_dealer(state, winner),
     )
+    return end_round(state, result, verdict, out)
+
+
+def end_round(state: RoundState, result: RoundResult, verdict: Any, out: list[Event]) -> RoundState:
+    """The round is over with ``result``: the phase ends and everything is revealed."""
     state = replace(state, phase=EndedPhase(), result=result)
+    winner = result.winner
     out.append(
         RoundEnded(
             winner=winner,
-            win_by=win_by,
-            discarder=discarder,
-            tile=tile,
+            win_by=result.win_by,
+            discarder=result.discarder,
+            tile=result.win_tile,
             fan=dict(verdict.fan) if verdict else {},
             total=verdict.total if verdict else 0,
             nets=result.nets,
@@ -1108,6 +1125,8 @@ def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState
     phase = state.phase
     if isinstance(phase, ClaimPhase):
         return _answer(state, action, out)
+    if isinstance(phase, ChoicePhase):
+        return _choose(state, phase, action, out)
     assert isinstance(phase, TurnPhase)
     seat = action.seat
     if isinstance(action, SelfDrawWin):
@@ -1125,6 +1144,18 @@ def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState
     if isinstance(action, AddedKong):
         return _added_kong(state, action, out)
     return state.variant.flow.apply_action(state, action, out)
+
+
+def _choose(state: RoundState, phase: ChoicePhase, action: Action, out: list[Event]) -> RoundState:
+    """One seat's secret answer to a :class:`ChoicePhase` (no event: the others must not learn
+    it); when every asked seat has answered, the variant resolves the phase."""
+    answers = list(phase.answers)
+    answers[action.seat] = action
+    phase = replace(phase, answers=tuple(answers))
+    state = replace(state, phase=phase)
+    if any(answers[s] is None for s in phase.asked):
+        return state
+    return state.variant.flow.resolve_choice(state, phase, out)
 
 
 def _run_automatic(state: RoundState, out: list[Event]) -> RoundState:
@@ -1148,6 +1179,10 @@ def _why_illegal(state: RoundState, action: Action) -> IllegalAction:
     me = state.seats[seat] if 0 <= seat < SEATS else None
     if me is None:
         return NotYourTurn(f"there is no seat {seat}")
+    if isinstance(phase, ChoicePhase):
+        if seat not in phase.asked or phase.answers[seat] is not None:
+            return NotYourTurn(f"seat {seat} has nothing to choose")
+        return IllegalAction(f"{action.kind} is not a choice offered now", rule="not_offered")
     if isinstance(phase, ClaimPhase):
         if seat not in phase.asked or phase.answers[seat] is not None:
             return NotYourTurn(f"seat {seat} has no claim to answer")

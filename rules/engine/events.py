@@ -12,7 +12,7 @@ from rules.hand import Meld, Transfer
 from rules.tiles import Tile, tile_name
 
 _TILE_FIELDS = frozenset(
-    {"tile", "tiles", "wall", "hands", "dealt", "waits", "round_wind", "treasure"}
+    {"tile", "tiles", "wall", "hands", "dealt", "waits", "round_wind", "treasure", "given", "received"}
 )
 
 
@@ -216,3 +216,87 @@ class RoundEnded(Event):
     commitment: str
     treasure: Tile | None
     kind: ClassVar[str] = "round_ended"
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateEvent(Event):
+    """An event only ``seat`` sees whole; the others are told only that it happened to ``seat``
+    (:func:`rules.views.event_for`)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoidsChosen(Event):
+    """成麻 定缺: every seat has chosen; the four void suits, public from now on."""
+
+    voids: tuple[str, ...]
+    kind: ClassVar[str] = "voids_chosen"
+
+
+@dataclass(frozen=True, slots=True)
+class TilesExchanged(Event):
+    """成麻 换三张: all have picked; the direction drawn (1 the next seat, 2 the opposite, 3 the
+    previous seat receives each player's three tiles)."""
+
+    direction: int
+    kind: ClassVar[str] = "tiles_exchanged"
+
+
+@dataclass(frozen=True, slots=True)
+class TilesSwapped(PrivateEvent):
+    """成麻 换三张, one seat's side: the tiles it gave and the tiles it received (its own)."""
+
+    given: tuple[Tile, ...]
+    received: tuple[Tile, ...]
+    kind: ClassVar[str] = "tiles_swapped"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWon(Event):
+    """成麻 血战到底: ``seat`` won and is out; its hand is laid down (public). ``payments`` are
+    the win's nets (capped), ``transfers`` its payments; the round goes on."""
+
+    seat: int
+    tile: Tile
+    win_by: str
+    discarder: int | None
+    fan: dict[str, int]
+    total: int
+    tiles: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    payments: tuple[int, int, int, int]
+    transfers: tuple[Transfer, ...]
+    kind: ClassVar[str] = "seat_won"
+
+
+@dataclass(frozen=True, slots=True)
+class KongPaid(Event):
+    """成麻 刮风下雨: a kong's payments, settled at once (``kong``: concealed, added, exposed)."""
+
+    seat: int
+    kong: str
+    tile: Tile
+    transfers: tuple[Transfer, ...]
+    kind: ClassVar[str] = "kong_paid"
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyMoved(Event):
+    """成麻 呼叫转移: the kong money of a 杠上炮 passes from the konger to the winner."""
+
+    transfers: tuple[Transfer, ...]
+    kind: ClassVar[str] = "money_moved"
+
+
+@dataclass(frozen=True, slots=True)
+class WallChecked(Event):
+    """成麻 end of the wall: 查花猪, 查大叫, 退税 (public, with every hand still in shown by the
+    round's end)."""
+
+    status: tuple[str, ...]
+    dajiao: tuple[int | None, ...]
+    huazhu: tuple[Transfer, ...]
+    chajiao: tuple[Transfer, ...]
+    tuishui: tuple[Transfer, ...]
+    kind: ClassVar[str] = "wall_checked"

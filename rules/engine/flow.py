@@ -22,9 +22,9 @@ from typing import Any, ClassVar, Literal
 from rules.engine import core
 from rules.engine.actions import Action
 from rules.engine.events import Event
-from rules.engine.state import ClaimPhase, RoundState, TurnPhase, replace
+from rules.engine.state import ChoicePhase, ClaimPhase, RoundState, TurnPhase, replace
 from rules.errors import IllegalAction
-from rules.hand import Meld, Transfer, WinContext
+from rules.hand import Meld, Transfer, WinBy, WinContext, WinVerdict
 from rules.tiles import ALL_136, Tile
 from rules.wall import WallSetup, deal
 
@@ -62,6 +62,13 @@ class Flow:
     rob_added_kong: ClassVar[bool] = True
     ting_discard_face_down: ClassVar[bool] = False
     default_reserve_stacks: ClassVar[int] = 7
+    seats_leave: ClassVar[bool] = False
+    """Seats may leave the hand before it ends (成麻 血战到底: a winner is out): the engine asks
+    :meth:`in_hand` before asking a seat to claim."""
+    several_winners: ClassVar[bool] = False
+    """Several seats may win on one discard or robbed kong (一炮多响): :meth:`take_wins`."""
+    continues_after_win: ClassVar[bool] = False
+    """A win does not end the round (血战到底): :meth:`after_win` says what follows."""
     wind_rounds: ClassVar[bool] = False
     """A match is four wind rounds with a 連莊 count (Taiwan): the web layer's match asks
     :meth:`next_round` for each next round's wind and count."""
@@ -146,6 +153,46 @@ class Flow:
         """Kong payments settled at the end (all of them by default, drawn round included)."""
         return state.kong_transfers
 
+    # --- seats, wins and kongs ------------------------------------------------------------------
+
+    def next_seat(self, state: RoundState, seat: int) -> int:
+        """The seat that plays after ``seat``'s discard passed unclaimed (the next seat; 成麻 skips
+        the seats out of the hand)."""
+        return (seat + 1) % 4
+
+    def in_hand(self, state: RoundState, seat: int) -> bool:
+        """Whether ``seat`` still plays this round (asked only when :attr:`seats_leave`)."""
+        return True
+
+    def take_wins(
+        self, state: RoundState, phase: ClaimPhase, wins: list[Action], out: list[Event]
+    ) -> RoundState:
+        """Several seats claimed the win on one tile (asked only when :attr:`several_winners`)."""
+        raise IllegalAction("one winner only", rule="not_offered")
+
+    def after_win(
+        self,
+        state: RoundState,
+        seat: int,
+        ctx: WinContext,
+        verdict: WinVerdict,
+        out: list[Event],
+    ) -> RoundState:
+        """What follows a legal win when :attr:`continues_after_win` (the winning tile is already
+        in the winner's hand)."""
+        raise IllegalAction("a win ends the round", rule="not_offered")
+
+    def pay_kong(
+        self, state: RoundState, seat: int, meld: Meld, *, with_drawn: bool, out: list[Event]
+    ) -> RoundState:
+        """杠分 of a kong just made (``with_drawn``: an added kong with the tile just drawn): by
+        default the hand rules' kong payments, settled with the round."""
+        return core.pay_kong(state, seat, meld)
+
+    def resolve_choice(self, state: RoundState, phase: ChoicePhase, out: list[Event]) -> RoundState:
+        """Every asked seat answered a :class:`ChoicePhase` the variant opened (成麻 定缺)."""
+        raise IllegalAction(f"{phase.name} is not part of {state.variant.key}", rule="not_offered")
+
     # --- turn hooks -----------------------------------------------------------------------------
 
     def before_draw(self, state: RoundState, seat: int) -> bool:
@@ -212,6 +259,20 @@ class Flow:
     def may_win_on_discard(self, state: RoundState, seat: int, tile: Tile) -> bool:
         """Flow-side restrictions on a discard win (Siping 抻, Li-Si 过胡)."""
         return True
+
+    def may_win_on(
+        self, state: RoundState, seat: int, tile: Tile, discarder: int, win_by: WinBy
+    ) -> bool:
+        """Flow-side restrictions on a win on ``discarder``'s discard or added kong (成麻's
+        过手胡 compares the new win with the declined one); by default
+        :meth:`may_win_on_discard`."""
+        return self.may_win_on_discard(state, seat, tile)
+
+    def settlement_lines(self, state: RoundState) -> list[dict[str, Any]] | None:
+        """The ended round's settlement lines when the variant keeps its own ledger (成麻: each
+        win, each kong payment, 呼叫转移, each check); None: :mod:`rules.settlement` explains
+        the round's single win and its kongs."""
+        return None
 
     def extra_turn_actions(self, state: RoundState, seat: int) -> list[Action]:
         """Variant actions on one's turn (Changchun special kongs and adds)."""

@@ -194,11 +194,25 @@ class ClaimPhase:
 
 
 @dataclass(frozen=True, slots=True)
+class ChoicePhase:
+    """A decision every seat in ``asked`` makes at once and in secret (成麻's 定缺 and 换三张):
+    ``name`` says which; ``answers`` holds each seat's answer (None while pending), seen by
+    nobody else until the variant resolves the phase, when all have answered; ``offers`` are
+    each seat's legal answers, fixed when the phase opens."""
+
+    name: str
+    asked: tuple[Seat, ...]
+    answers: tuple[Any, ...] = (None, None, None, None)
+    offers: tuple[tuple[Any, ...], ...] = ((), (), (), ())
+    kind: Literal["choice"] = "choice"
+
+
+@dataclass(frozen=True, slots=True)
 class EndedPhase:
     kind: Literal["ended"] = "ended"
 
 
-Phase = TurnPhase | ClaimPhase | EndedPhase
+Phase = TurnPhase | ClaimPhase | ChoicePhase | EndedPhase
 
 
 @dataclass(frozen=True, slots=True)

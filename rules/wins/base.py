@@ -273,6 +273,18 @@ class HandRules:
     def validate_extra(self, extra: Mapping[str, Any]) -> None:
         """Raise InvalidCase for a malformed variant fact in a case's ``extra`` (none here)."""
 
+    def validate_win(self, ctx: WinContext) -> None:
+        """Raise InvalidCase for a win case the variant's spec calls invalid as a whole (成麻's
+        ``out``, ``co_winners``, ``first_turn`` …); none here."""
+
+    def validate_ting(self, ctx: TingContext) -> None:
+        """Raise InvalidCase for a ting case the variant's spec calls invalid; none here."""
+
+    def judge_answer(self, ctx: WinContext) -> dict[str, Any]:
+        """The judge's answer to a win case: the verdict, plus any key the variant's spec adds
+        (成麻's ``transfer``)."""
+        return self.judge_win(ctx).as_json()
+
     # --- readings and verdicts -----------------------------------------------------------------
     def readings(self, ctx: WinContext) -> list[Reading]:
         """Every reading of the win; a wildcard (摸宝) is read as each kind that completes it."""

@@ -50,13 +50,14 @@ from rules.wall import seed_from_text
 from tests.rules.flow_helpers import eager_choice
 
 FOLDER = Path(__file__).resolve().parent / "traces"
-VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16")
+VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16", "chengma")
 EAGER_OPTIONS: Mapping[str, Mapping[str, Any]] = {
     "changchun": {"ting_required": True, "dianpao_quanbao": True},
     "harbin": {"dianpao_baosan": True},
     "siping": {"liting": True, "fengang": True, "zfbgang": True, "chen_zfb": True},
     "taiyuan_lisi": {},
     "taiwan16": {"tai_value": 2},
+    "chengma": {"huansanzhang": True, "zimo": "jiafan", "cap": None},
 }
 """Room options of the ting-seeking rounds (the variants' own options on)."""
 MAX_STEPS = 2000
@@ -147,6 +148,8 @@ def result_json(state: RoundState) -> dict[str, Any]:
         "fan": dict(result.verdict.fan) if result.verdict else {},
         "nets": list(result.nets),
         "next_dealer": result.next_dealer,
+        # 成麻 (血战到底): every seat that won, in order (the fields above are the first win's).
+        **({"wins": [w["seat"] for w in state.extra["wins"]]} if "wins" in state.extra else {}),
     }
 
 

@@ -1,0 +1,25 @@
+"""成都麻将 Chengdu, 血战到底 (spec ``chengma.md``): everything of the variant.
+
+``flow.py`` the round flow (定缺, 血战到底, 一炮多响, 刮风下雨, the end-of-wall checks),
+``wins.py`` winning conditions, fan, payments and the checks, ``options.py`` the room options
+with their bounds, ``labels.py`` what players read. :data:`VARIANT` is the one object the
+registry (:mod:`rules.registry`) lists and the engine is handed.
+"""
+
+from __future__ import annotations
+
+from rules.variant import Variant
+from rules.variants.chengma.flow import ChengmaFlow
+from rules.variants.chengma.labels import FAN, NAME, REASONS
+from rules.variants.chengma.options import OPTIONS
+from rules.variants.chengma.wins import ChengmaRules
+
+VARIANT = Variant(
+    key="chengma",
+    name=NAME,
+    flow=ChengmaFlow(),
+    rules=ChengmaRules(),
+    options=OPTIONS,
+    fan=FAN,
+    reasons=REASONS,
+)
