@@ -35,7 +35,7 @@ from typing import Any
 
 from rules.engine.actions import Discard
 from rules.engine.core import hand_facts, legal_actions, ting_discard_candidates
-from rules.engine.state import EndedPhase, RoundState, TurnPhase
+from rules.engine.state import ChoicePhase, EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld, TingContext
 from rules.shapes import shape_waits
 from rules.tiles import COPIES, NUM_KINDS, NUM_KINDS_WITH_FLOWERS, Tile, tile_name
@@ -174,8 +174,8 @@ def seat_hint(state: RoundState, seat: int) -> dict[str, Any] | None:
     wait is skipped before any context is built (``bench/results/hints.md``: most views of a
     round have nothing to show).
     """
-    if isinstance(state.phase, EndedPhase):
-        return None
+    if isinstance(state.phase, EndedPhase | ChoicePhase):
+        return None  # (成麻 定缺: no wait means anything before the void suit is chosen)
     me = state.seats[seat]
     v = state.variant.flow
     rules = state.variant.rules

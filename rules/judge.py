@@ -335,7 +335,9 @@ def judge_settle(case: Mapping[str, Any]) -> dict[str, Any]:
     seats = [_settle_seat(rules, variant, index, item, options) for index, item in enumerate(raw)]
     if sum(1 for seat in seats if not seat.won) < 2:
         raise InvalidCase("fewer than two seats still in: the hand has no checks")
-    every = [t for seat in seats for t in (*seat.concealed, *(x for m in seat.melds for x in m.tiles))]
+    every = [
+        t for seat in seats for t in (*seat.concealed, *(x for m in seat.melds for x in m.tiles))
+    ]
     _check_tiles_exist(rules, every, variant)
     answer: dict[str, Any] = settle(seats, options, dealer).as_json()
     return answer

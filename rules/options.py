@@ -104,7 +104,9 @@ def number(
     return Option(key, default, label, minimum, maximum, nullable)
 
 
-def choice(key: str, label: Label, *, default: str, choices: tuple[tuple[str, Label], ...]) -> Option:
+def choice(
+    key: str, label: Label, *, default: str, choices: tuple[tuple[str, Label], ...]
+) -> Option:
     """An option taking one of ``choices`` (strings, each with its label)."""
     if default not in [value for value, _ in choices]:
         raise ValueError(f"option {key}: the default {default!r} is not a choice")

@@ -22,11 +22,19 @@ from rules.engine.events import (
     Drew,
     Event,
     Melded,
+    PrivateEvent,
     TreasureSeen,
     encode,
     meld_json,
 )
-from rules.engine.state import ClaimPhase, DiscardRecord, EndedPhase, RoundState, SeatState
+from rules.engine.state import (
+    ChoicePhase,
+    ClaimPhase,
+    DiscardRecord,
+    EndedPhase,
+    RoundState,
+    SeatState,
+)
 from rules.hand import Meld
 from rules.hints import hints_enabled, seat_hint
 from rules.settlement import settlement_json
@@ -43,6 +51,8 @@ def event_for(event: Event, viewer: Viewer) -> dict[str, Any]:
     if isinstance(event, TreasureSeen) and viewer != event.seat:
         del data["tile"]  # that a ting seat looked at the treasure is public; what it saw is not
         return data
+    if isinstance(event, PrivateEvent) and viewer != event.seat:
+        return {"kind": event.kind, "seat": event.seat}  # 成麻 换三张: which tiles is its own
     if isinstance(event, Dealt) and viewer != event.seat:
         return {"kind": event.kind, "seat": event.seat, "count": len(event.tiles)}
     if _hides_tile(event, viewer):
@@ -165,6 +175,13 @@ def _phase_json(state: RoundState, viewer: Viewer) -> dict[str, Any]:
             out["you_are_asked"] = viewer in phase.asked
             out["you_answered"] = phase.answers[viewer] is not None
         return out
+    if isinstance(phase, ChoicePhase):
+        # A secret decision of every seat (成麻 定缺): who has answered is not shown either.
+        choice: dict[str, Any] = {"kind": phase.kind, "name": phase.name}
+        if viewer is not None:
+            choice["you_are_asked"] = viewer in phase.asked
+            choice["you_answered"] = phase.answers[viewer] is not None
+        return choice
     if isinstance(phase, EndedPhase):
         return {"kind": "ended"}
     return {"kind": "turn", "seat": phase.seat, "drawn": phase.drawn, "source": phase.source}

@@ -12,7 +12,18 @@ from rules.hand import Meld, Transfer
 from rules.tiles import Tile, tile_name
 
 _TILE_FIELDS = frozenset(
-    {"tile", "tiles", "wall", "hands", "dealt", "waits", "round_wind", "treasure", "given", "received"}
+    {
+        "tile",
+        "tiles",
+        "wall",
+        "hands",
+        "dealt",
+        "waits",
+        "round_wind",
+        "treasure",
+        "given",
+        "received",
+    }
 )
 
 

@@ -34,7 +34,14 @@ def test_every_variant_package_is_registered_and_holds_the_whole_variant() -> No
         assert isinstance(variant.rules, HandRules)
         assert variant.option("base") is not None
         assert variant.option("hints") is not None
-    assert list(VARIANTS) == ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16", "chengma"]
+    assert list(VARIANTS) == [
+        "changchun",
+        "harbin",
+        "siping",
+        "taiyuan_lisi",
+        "taiwan16",
+        "chengma",
+    ]
 
 
 def test_the_judge_also_knows_the_shape_pseudo_variant_which_no_room_plays() -> None:

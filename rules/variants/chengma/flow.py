@@ -46,6 +46,7 @@ from rules.engine.state import (
 from rules.hand import Meld, Transfer, WinBy, WinContext, WinVerdict
 from rules.payments import nets
 from rules.settlement import kong_name
+from rules.shapes import is_complete
 from rules.tiles import SUITED, Tile, tile_name
 from rules.variants.chengma.wins import (
     SUIT_LETTERS,
@@ -163,7 +164,7 @@ class ChengmaFlow(Flow):
         cheap test)."""
         return False
 
-    # --- deal, 换三张 and 定缺 ----------------------------------------------------------------------
+    # --- deal, 换三张 and 定缺 ----------------------------------------------------------------
 
     def after_deal(self, state: RoundState, out: list[Event]) -> RoundState:
         """The deal is followed by 换三张 (when on) or at once by 定缺."""
@@ -263,9 +264,7 @@ class ChengmaFlow(Flow):
         seats = []
         for seat, me in enumerate(state.seats):
             income = tuple(
-                t
-                for i, t in enumerate(state.kong_transfers)
-                if t.payee == seat and i not in moved
+                t for i, t in enumerate(state.kong_transfers) if t.payee == seat and i not in moved
             )
             seats.append(
                 SettleSeat(
@@ -302,7 +301,7 @@ class ChengmaFlow(Flow):
 
     def context_extra(self, state: RoundState, seat: int) -> dict[str, Any]:
         que = voids(state)
-        return {"que": que[seat] if que else "m", "out": list(seats_out(state))}
+        return {"que": que[seat] if que else "m", "out": seats_out(state)}
 
     def win_extra(self, state: RoundState, seat: int, discarder: int | None) -> dict[str, Any]:
         extra: dict[str, Any] = {
@@ -343,7 +342,7 @@ class ChengmaFlow(Flow):
         if isinstance(phase, ClaimPhase) and phase.kind == "rob_kong":
             return None
         moved = set(state.extra.get(MOVED_KONGS, ()))
-        return sum(state.kong_transfers[i].amount for i in turn[1] if i not in moved)
+        return int(sum(state.kong_transfers[i].amount for i in turn[1] if i not in moved))
 
     # --- what is offered -------------------------------------------------------------------------
 
@@ -378,7 +377,7 @@ class ChengmaFlow(Flow):
         """A cheap shape test first; 过手胡: after declining a win, only a larger one."""
         counts = state.seats[seat].counts()
         counts[tile] += 1
-        if not (core.is_complete(counts) or (not state.seats[seat].melds and seven_pairs(counts))):
+        if not (is_complete(counts) or (not state.seats[seat].melds and seven_pairs(counts))):
             return False
         passed = state.extra.get(PASSED_WIN)
         if not passed or passed[seat] is None:
@@ -394,7 +393,7 @@ class ChengmaFlow(Flow):
         counts = [0] * 34
         for t in ctx.concealed:
             counts[t] += 1
-        if core.is_complete(counts) or (not ctx.melds and seven_pairs(counts)):
+        if is_complete(counts) or (not ctx.melds and seven_pairs(counts)):
             return ctx
         return None
 
@@ -456,7 +455,12 @@ class ChengmaFlow(Flow):
         state = replace(state, kong_transfers=state.kong_transfers + transfers)
         name = kong_name(meld)
         out.append(KongPaid(seat=seat, kong=name, tile=meld.tiles[0], transfers=transfers))
-        log = {"seat": seat, "kong": name, "tile": meld.tiles[0], "indices": indices[-len(transfers):] if transfers else ()}
+        log = {
+            "seat": seat,
+            "kong": name,
+            "tile": meld.tiles[0],
+            "indices": indices[-len(transfers) :] if transfers else (),
+        }
         return set_extra(
             state,
             **{TURN_KONGS: (seat, indices), KONG_LOG: (*state.extra.get(KONG_LOG, ()), log)},
@@ -492,7 +496,9 @@ class ChengmaFlow(Flow):
                 out.append(KongRobbed(robber=seat, konger=discarder, tile=tile, by="declare_win"))
         else:
             rows = state.seats[discarder].discards
-            state = state.with_seat(discarder, discards=(*rows[:-1], replace(rows[-1], claimed=True)))
+            state = state.with_seat(
+                discarder, discards=(*rows[:-1], replace(rows[-1], claimed=True))
+            )
         contexts = []
         for seat in seats:
             co = [s for s in seats if s != seat]
@@ -506,7 +512,9 @@ class ChengmaFlow(Flow):
                 state = state.with_seat(seat, concealed=ctx.concealed)
             state = self._record_win(state, seat, ctx, verdict, out, first_dealer=first_dealer)
         if money and state.options.get("hujiao_zhuanyi", True):
-            state = self._move_kong_money(state, discarder, transfer_recipient(discarder, seats), out)
+            state = self._move_kong_money(
+                state, discarder, transfer_recipient(discarder, seats), out
+            )
         return self._play_on(state, seats[-1], out)
 
     def _record_win(
@@ -556,7 +564,8 @@ class ChengmaFlow(Flow):
     ) -> RoundState:
         """呼叫转移: the money of the konger's kongs this turn passes to the winner."""
         turn = state.extra.get(TURN_KONGS)
-        assert turn and turn[0] == konger
+        assert turn
+        assert turn[0] == konger
         moved = set(state.extra.get(MOVED_KONGS, ()))
         fresh = tuple(i for i in turn[1] if i not in moved)
         amount = sum(state.kong_transfers[i].amount for i in fresh)
@@ -672,11 +681,15 @@ def _settled_json(settled: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _line(kind: str, transfer: Transfer) -> dict[str, Any]:
-    return {"kind": kind, "payer": transfer.payer, "payee": transfer.payee, "amount": transfer.amount}
+    return {
+        "kind": kind,
+        "payer": transfer.payer,
+        "payee": transfer.payee,
+        "amount": transfer.amount,
+    }
 
 
 def _set(values: Sequence[Any], seat: int, value: Any) -> tuple[Any, ...]:
     items = list(values)
     items[seat] = value
     return tuple(items)
-

@@ -26,12 +26,11 @@ FAN: Mapping[str, Label] = {
     ),
     "qidui": Label(N_("chengma", "七对"), N_("chengma", "七个对子，2 番。")),
     "longqidui": Label(
-        N_("chengma", "龙七对"), N_("chengma", "七对中有四张相同，3 番，代替七对（该四张不另算根）。")
+        N_("chengma", "龙七对"),
+        N_("chengma", "七对中有四张相同，3 番，代替七对（该四张不另算根）。"),
     ),
     "qingyise": Label(N_("chengma", "清一色"), N_("chengma", "全是一门花色，+2 番。")),
-    "daiyaojiu": Label(
-        N_("chengma", "带幺九"), N_("chengma", "每副牌和将都带 1 或 9，2 番。")
-    ),
+    "daiyaojiu": Label(N_("chengma", "带幺九"), N_("chengma", "每副牌和将都带 1 或 9，2 番。")),
     "jingou": Label(N_("chengma", "金钩钓"), N_("chengma", "四副都已亮出，单钓将，+1 番。")),
     "gen": Label(N_("chengma", "根"), N_("chengma", "每有四张相同的牌（杠也算），+1 番。")),
     "gangshanghua": Label(N_("chengma", "杠上花"), N_("chengma", "杠后补牌胡，+1 番。")),
@@ -39,7 +38,9 @@ FAN: Mapping[str, Label] = {
     "qiangganghu": Label(N_("chengma", "抢杠胡"), N_("chengma", "胡别人补杠的那张，+1 番。")),
     "haidi": Label(N_("chengma", "海底捞月"), N_("chengma", "自摸牌墙最后一张，+1 番。")),
     "zimo": Label(N_("chengma", "自摸加番"), N_("chengma", "选项自摸加番时，自摸 +1 番。")),
-    "tianhu": Label(N_("chengma", "天胡"), N_("chengma", "庄家起手 14 张就胡，5 番，代替其他各项。")),
+    "tianhu": Label(
+        N_("chengma", "天胡"), N_("chengma", "庄家起手 14 张就胡，5 番，代替其他各项。")
+    ),
     "dihu": Label(
         N_("chengma", "地胡"),
         N_("chengma", "闲家第一轮（无人碰杠）自摸或胡庄家第一张，5 番，代替其他各项。"),
@@ -49,7 +50,9 @@ FAN: Mapping[str, Label] = {
 
 REASONS: Mapping[str, Label] = {
     **COMMON_REASONS,
-    "void_suit": Label(N_("chengma", "有缺门的牌"), N_("chengma", "手里（含亮出的牌）不能有定缺那一门。")),
+    "void_suit": Label(
+        N_("chengma", "有缺门的牌"), N_("chengma", "手里（含亮出的牌）不能有定缺那一门。")
+    ),
 }
 
 SUITS: Mapping[str, Label] = {
@@ -60,8 +63,12 @@ SUITS: Mapping[str, Label] = {
 """The void suits (定缺)."""
 
 SETTLE: Mapping[str, Label] = {
-    "huazhu": Label(N_("chengma", "查花猪"), N_("chengma", "流局时手里还有缺门牌的花猪赔给其他未胡的玩家。")),
-    "chajiao": Label(N_("chengma", "查大叫"), N_("chengma", "流局时没下叫的玩家按大叫赔给下叫的玩家。")),
+    "huazhu": Label(
+        N_("chengma", "查花猪"), N_("chengma", "流局时手里还有缺门牌的花猪赔给其他未胡的玩家。")
+    ),
+    "chajiao": Label(
+        N_("chengma", "查大叫"), N_("chengma", "流局时没下叫的玩家按大叫赔给下叫的玩家。")
+    ),
     "tuishui": Label(N_("chengma", "退税"), N_("chengma", "花猪和没叫的玩家退还本局收的杠钱。")),
     "zhuanyi": Label(N_("chengma", "呼叫转移"), N_("chengma", "杠上炮：这次杠收的钱转给胡牌者。")),
     "ready": Label(N_("chengma", "有叫"), N_("chengma", "流局时已经下叫（听牌）。")),

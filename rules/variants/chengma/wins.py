@@ -22,7 +22,6 @@ from rules.tiles import SUITED, Tile
 from rules.wins.base import (
     HandRules,
     Reading,
-    Scored,
     WinFacts,
     concealed_counts,
     readings_of,
@@ -67,7 +66,7 @@ def seven_pairs_waits(counts: Sequence[int]) -> tuple[Tile, ...]:
 
 
 def _seats(value: Any, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(
+    if not isinstance(value, list | tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= 3 for s in value
     ):
         raise InvalidCase(f"{what} must be a list of seats 0–3, got {value!r}")
@@ -251,7 +250,7 @@ class ChengmaRules(HandRules):
             fan["zimo"] = 1
         return fan
 
-    # --- verdict and payments -----------------------------------------------------------------------
+    # --- verdict and payments -----------------------------------------------------------------
 
     def judge_win(self, ctx: WinContext) -> WinVerdict:
         """The reading with the larger total; equal totals to the seven pairs (*Readings*)."""
@@ -316,7 +315,9 @@ class ChengmaRules(HandRules):
             )
             if jiadi:
                 shares.append(
-                    Share.make("score", payer=seat, payee=ctx.winner, base=base, items=[("jiadi", 1)])
+                    Share.make(
+                        "score", payer=seat, payee=ctx.winner, base=base, items=[("jiadi", 1)]
+                    )
                 )
         return shares
 
@@ -367,16 +368,20 @@ class ChengmaRules(HandRules):
                 return ()
             return (Transfer(meld.from_seat, konger, 2 * base),)
         return tuple(
-            Transfer(seat, konger, amount) for seat in range(4) if seat != konger and seat not in out
+            Transfer(seat, konger, amount)
+            for seat in range(4)
+            if seat != konger and seat not in out
         )
 
     def kong_transfers(
         self, *, konger: int, meld: Meld, options: Mapping[str, Any]
     ) -> tuple[Transfer, ...]:
         """Without the round (a judge's question): every player in, an add with the drawn tile."""
-        return self.kong_payments(konger=konger, meld=meld, with_drawn=True, out=(), options=options)
+        return self.kong_payments(
+            konger=konger, meld=meld, with_drawn=True, out=(), options=options
+        )
 
-    # --- the end of the wall ------------------------------------------------------------------------
+    # --- the end of the wall ------------------------------------------------------------------
 
     def dajiao(
         self,
@@ -422,7 +427,9 @@ class ChengmaRules(HandRules):
                 best = max(best, win.total)
         return best
 
-    def settle(self, seats: Sequence[SettleSeat], options: Mapping[str, Any], dealer: int) -> Settled:
+    def settle(
+        self, seats: Sequence[SettleSeat], options: Mapping[str, Any], dealer: int
+    ) -> Settled:
         """查花猪, 查大叫, 退税 (*End of the wall*) for the players still in."""
         base = int(options.get("base", 1))
         cap = options.get("cap", 3)
@@ -450,7 +457,7 @@ class ChengmaRules(HandRules):
         def amount(index: int) -> int:
             total = dajiao[index]
             assert total is not None
-            return base * 2 ** (total if cap is None else min(total, cap))
+            return int(base * 2 ** (total if cap is None else min(total, cap)))
 
         huazhu: list[Transfer] = []
         chajiao: list[Transfer] = []
@@ -514,4 +521,3 @@ class Settled:
             "tuishui": list(nets(self.tuishui)),
             "payments": list(nets(self.transfers)),
         }
-
