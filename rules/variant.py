@@ -44,6 +44,9 @@ class Variant:
     """Fan (or points, or tai) item key → label, for every key the hand rules can score."""
     reasons: Mapping[str, Label] = field(default_factory=dict)
     """Reason key (a refused win's or ting's ``reason``) → label, the shared ones included."""
+    words: Mapping[str, Mapping[str, Label]] = field(default_factory=dict)
+    """The variant's own groups of words for its pages (成麻: ``suits`` for 定缺, ``settle``
+    for 呼叫转移 and the end-of-wall checks), group → key → label."""
 
     def __repr__(self) -> str:
         return f"<Variant {self.key}>"

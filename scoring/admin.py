@@ -14,7 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from scoring.labels import win_by_label
-from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
+from scoring.models import (
+    FanItem,
+    KongPayment,
+    LedgerEntry,
+    PaymentLine,
+    RoundSettlement,
+    SettlementFailure,
+)
 
 
 def _signed(value: int) -> str:
@@ -54,6 +61,7 @@ class LedgerEntryInline(SettlementLinesMixin, admin.TabularInline):  # type: ign
         "fan_total",
         "win_amount",
         "kong_amount",
+        "settle_amount",
         "cap_adjustment",
         "net",
     )
@@ -87,6 +95,19 @@ class KongPaymentInline(SettlementLinesMixin, admin.TabularInline):  # type: ign
         return False
 
 
+class PaymentLineInline(SettlementLinesMixin, admin.TabularInline):  # type: ignore[type-arg]
+    """成麻's labelled payments: each win, kong payment, 呼叫转移 and end-of-wall check."""
+
+    model = PaymentLine
+    fields = ("position", "kind", "payer", "payee", "amount", "winner", "detail")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(RoundSettlement)
 class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
     """结算: one row per round — where, who won how, and what each player won or paid."""
@@ -105,7 +126,7 @@ class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
     list_select_related = ("club", "round", "match__room")
     search_fields = ("match__room__name", "club__name")
     date_hierarchy = "ended_at"
-    inlines = (LedgerEntryInline, FanItemInline, KongPaymentInline)
+    inlines = (LedgerEntryInline, FanItemInline, KongPaymentInline, PaymentLineInline)
 
     def get_queryset(self, request: HttpRequest) -> models.QuerySet[RoundSettlement]:
         # The players' names come from the ledger lines, fetched once for the whole page.

@@ -25,6 +25,23 @@ KONG_LABELS: dict[str, Promise] = {
 }
 
 
+PAYMENT_LABELS: dict[str, Promise] = {
+    "win": _("胡牌"),
+    "kong": _("杠分"),
+    "zhuanyi": _("呼叫转移"),
+    "huazhu": _("查花猪"),
+    "chajiao": _("查大叫"),
+    "tuishui": _("退税"),
+}
+"""The kinds of a labelled payment line (成麻's ledger)."""
+
+
+def payment_label(kind: str) -> str:
+    """A payment line's kind in the active language (the key itself if unknown)."""
+    label = PAYMENT_LABELS.get(kind)
+    return kind if label is None else str(label)
+
+
 def fan_label(key: str, variant: str | None = None) -> str:
     """The fan item's name in the active language (the key itself if unknown); without
     ``variant`` the first variant naming the key is used (:func:`tables.labels.fan_name`)."""

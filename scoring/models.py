@@ -5,8 +5,10 @@ What the database itself enforces (tested by trying to break it, ``tests/scoring
 * one settlement per round (``RoundSettlement.round`` is unique);
 * a round is zero-sum: ``net_0 + net_1 + net_2 + net_3 = 0`` (a CHECK constraint);
 * no net exceeds the room cap: ``cap IS NULL OR -cap <= net_i <= cap`` (CHECK, one per seat);
-* each seat's entry adds up: ``net = win_amount + kong_amount + cap_adjustment`` (CHECK), and a
-  seat has one entry per settlement (unique).
+* each seat's entry adds up: ``net = win_amount + kong_amount + settle_amount + cap_adjustment``
+  (CHECK), and a seat has one entry per settlement (unique);
+* a payment line (:class:`PaymentLine`, 成麻's ledger: each win, each kong payment, 呼叫转移 and
+  each end-of-wall payment) is positive and between two seats.
 
 Nothing is stored twice that can be summed: a match's totals are the sum of its entries
 (:func:`scoring.selectors.match_totals`), never a column. The few copied facts on an entry
@@ -129,6 +131,9 @@ class LedgerEntry(models.Model):
     fan_total = models.IntegerField(_("番数"), default=0)
     win_amount = models.IntegerField(_("胡牌得分"), default=0)
     kong_amount = models.IntegerField(_("杠分"), default=0)
+    settle_amount = models.IntegerField(
+        _("查叫退税"), default=0, help_text=_("成麻流局时的查花猪、查大叫、退税。")
+    )
     cap_adjustment = models.IntegerField(_("封顶调整"), default=0)
     net = models.IntegerField(_("净得分"))
 
@@ -140,7 +145,12 @@ class LedgerEntry(models.Model):
             models.UniqueConstraint(fields=("settlement", "seat"), name="ledger_unique_seat"),
             models.CheckConstraint(condition=Q(seat__lte=3), name="ledger_seat_0_3"),
             models.CheckConstraint(
-                condition=Q(net=F("win_amount") + F("kong_amount") + F("cap_adjustment")),
+                condition=Q(
+                    net=F("win_amount")
+                    + F("kong_amount")
+                    + F("settle_amount")
+                    + F("cap_adjustment")
+                ),
                 name="ledger_net_adds_up",
             ),
         )
@@ -250,3 +260,38 @@ class SettlementFailure(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id}: {self.attempts} failures"
+
+
+class PaymentLine(models.Model):
+    """One labelled payment of a round (``payer`` → ``payee``), as the variant's own ledger lists
+    them (成麻, where a round has several wins, kongs paid at once and end-of-wall checks):
+    ``kind`` is ``win`` (``winner`` names the win), ``kong``, ``zhuanyi`` (呼叫转移),
+    ``huazhu`` (查花猪), ``chajiao`` (查大叫) or ``tuishui`` (退税); ``detail`` is the win's way
+    and total, or the kong's kind and tile."""
+
+    settlement = models.ForeignKey(
+        RoundSettlement,
+        verbose_name=_("结算"),
+        on_delete=models.CASCADE,
+        related_name="payment_lines",
+    )
+    position = models.PositiveSmallIntegerField(_("顺序"))
+    kind = models.CharField(_("种类"), max_length=16)
+    payer = models.PositiveSmallIntegerField(_("付分座位"))
+    payee = models.PositiveSmallIntegerField(_("收分座位"))
+    amount = models.IntegerField(_("分数"))
+    winner = models.PositiveSmallIntegerField(_("胡牌座位"), null=True, blank=True)
+    detail = models.CharField(_("说明"), max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("收付")
+        verbose_name_plural = _("收付")
+        ordering = ("settlement", "position")
+        constraints = (
+            models.UniqueConstraint(fields=("settlement", "position"), name="paymentline_unique"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="paymentline_positive"),
+            models.CheckConstraint(condition=~Q(payer=F("payee")), name="paymentline_two_seats"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.payer}→{self.payee} {self.amount}"

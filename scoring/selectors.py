@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts import membership
 from accounts.models import Club, User
-from scoring.labels import fan_label, kong_label, unit_label, win_by_label
+from scoring.labels import fan_label, kong_label, payment_label, unit_label, win_by_label
 from scoring.models import LedgerEntry, RoundSettlement
 from tables.models import Match, Round
 
@@ -163,6 +163,23 @@ class RoundRow:
     ended_at: datetime
     unit: str = ""
     """What the fan items count in, in the page's language: 番, 台 or 分 (Li-Si)."""
+    payments: tuple[PaymentRow, ...] = ()
+    """Every payment as its own labelled line, when the variant keeps such a ledger (成麻)."""
+    winners: tuple[int, ...] = ()
+    """Every seat that won (成麻: several), in order."""
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    """One labelled payment of a round (``scoring.models.PaymentLine``)."""
+
+    kind: str
+    label: str
+    payer: int
+    payee: int
+    amount: int
+    winner: int | None
+    detail: str
 
 
 def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
@@ -171,7 +188,7 @@ def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
     match_id = match if isinstance(match, int) else match.pk
     settlements = (
         RoundSettlement.objects.filter(match_id=match_id)
-        .prefetch_related("fan_items", "kong_payments")
+        .prefetch_related("fan_items", "kong_payments", "payment_lines")
         .order_by("number")
     )
     rows: list[RoundRow] = []
@@ -199,6 +216,25 @@ def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
                 cumulative=(running[0], running[1], running[2], running[3]),
                 ended_at=s.ended_at,
                 unit=unit_label(s.variant),
+                payments=tuple(
+                    PaymentRow(
+                        p.kind,
+                        payment_label(p.kind),
+                        p.payer,
+                        p.payee,
+                        p.amount,
+                        p.winner,
+                        p.detail,
+                    )
+                    for p in s.payment_lines.all()
+                ),
+                winners=tuple(
+                    dict.fromkeys(
+                        p.winner
+                        for p in s.payment_lines.all()
+                        if p.kind == "win" and p.winner is not None
+                    )
+                ),
             )
         )
     return rows

@@ -19,19 +19,28 @@ itself: doing it here too would deal twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError
 from django.utils import timezone
 
 from config.retry import with_retries
+from rules.engine import RoundState
 from rules.engine.events import Melded
 from rules.hand import Meld, Transfer
 from rules.payments import nets
 from rules.tiles import format_tiles, tile_name
-from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement, SettlementFailure
+from scoring.models import (
+    FanItem,
+    KongPayment,
+    LedgerEntry,
+    PaymentLine,
+    RoundSettlement,
+    SettlementFailure,
+)
 from tables.game.store import replay_steps
 from tables.gameplay import ReplayStep
 from tables.models import Round
@@ -70,13 +79,37 @@ class KongLine:
 
 @dataclass(frozen=True)
 class SeatLine:
-    """One seat's ledger line: ``net = win + kong + cap_adjustment``."""
+    """One seat's ledger line: ``net = win + kong + settle + cap_adjustment``; ``won``,
+    ``self_drawn``, ``dealt_in`` and ``fan_total`` describe its part in the round's win(s)."""
 
     seat: int
     win: int
     kong: int
     cap_adjustment: int
     net: int
+    settle: int = 0
+    won: bool = False
+    self_drawn: bool = False
+    dealt_in: bool = False
+    fan_total: int = 0
+
+
+@dataclass(frozen=True)
+class PaymentLineDraft:
+    """One labelled payment of a variant that keeps its own ledger (成麻)."""
+
+    kind: str
+    payer: int
+    payee: int
+    amount: int
+    winner: int | None = None
+    detail: str = ""
+
+
+SETTLE_KINDS = frozenset({"huazhu", "chajiao", "tuishui"})
+"""成麻's end-of-wall payments (查花猪, 查大叫, 退税)."""
+KONG_KINDS = frozenset({"kong", "zhuanyi"})
+"""Kong money: the kong payments and 呼叫转移 moving them."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +128,9 @@ class LedgerDraft:
     nets: tuple[int, int, int, int]
     seats: tuple[SeatLine, ...]
     kongs: tuple[KongLine, ...] = field(default=())
+    lines: tuple[PaymentLineDraft, ...] = field(default=())
+    fan_items: tuple[tuple[str, int], ...] = field(default=())
+    """Every win's items, in order (one win: ``fan``)."""
 
     @property
     def capped(self) -> bool:
@@ -157,6 +193,9 @@ def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
     )
     verdict = result.verdict
     fan = tuple((str(k), int(v)) for k, v in verdict.fan.items()) if verdict else ()
+    own = final.variant.flow.settlement_lines(final)
+    if own is not None:
+        return _draft_from_lines(final, steps, own, fan)
     cap = final.options.get("cap")
     return LedgerDraft(
         dealer=final.dealer,
@@ -171,6 +210,83 @@ def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
         nets=capped,
         seats=seats,
         kongs=_kong_lines(steps, result.kong_transfers),
+    )
+
+
+def _draft_from_lines(
+    final: RoundState,
+    steps: Sequence[ReplayStep],
+    own: Sequence[Mapping[str, Any]],
+    fan: tuple[tuple[str, int], ...],
+) -> LedgerDraft:
+    """The ledger of a variant that lists its own payments (成麻): several wins, kong payments
+    settled at once and moved by 呼叫转移, the end-of-wall checks. Each payment is a line;
+    each seat's win, kong and settle amounts are the nets of its lines (no cap on the round:
+    成麻's cap is in fan, applied to each win)."""
+    result = final.result
+    assert result is not None
+    lines = tuple(_payment_line(line) for line in own if int(line["amount"]) > 0)
+
+    def net_of(kinds: frozenset[str]) -> tuple[int, int, int, int]:
+        return nets(Transfer(x.payer, x.payee, x.amount) for x in lines if x.kind in kinds)
+
+    win, kong, settle = net_of(frozenset({"win"})), net_of(KONG_KINDS), net_of(SETTLE_KINDS)
+    wins = {line["winner"]: line for line in own if line["kind"] == "win"}
+    dealt_in = {x.payer for x in lines if x.kind == "win" and wins[x.winner]["win_by"] == "discard"}
+    seats = tuple(
+        SeatLine(
+            seat=s,
+            win=win[s],
+            kong=kong[s],
+            settle=settle[s],
+            cap_adjustment=result.nets[s] - win[s] - kong[s] - settle[s],
+            net=result.nets[s],
+            won=s in wins,
+            self_drawn=s in wins and wins[s]["win_by"] in ("self_draw", "kong_draw"),
+            dealt_in=s in dealt_in,
+            fan_total=int(wins[s]["total"]) if s in wins else 0,
+        )
+        for s in SEATS
+    )
+    items: list[tuple[str, int]] = []
+    seen: set[int] = set()
+    for line in own:
+        if line["kind"] == "win" and line["winner"] not in seen:
+            seen.add(line["winner"])
+            items += [(str(k), int(v)) for k, v in line["items"]]
+    verdict = result.verdict
+    return LedgerDraft(
+        dealer=final.dealer,
+        next_dealer=result.next_dealer,
+        winner=result.winner,
+        win_by=result.win_by,
+        discarder=result.discarder,
+        win_tile="" if result.win_tile is None else tile_name(result.win_tile),
+        fan=fan,
+        fan_total=verdict.total if verdict else 0,
+        cap=None,
+        nets=result.nets,
+        seats=seats,
+        kongs=_kong_lines(steps, final.kong_transfers),
+        lines=lines,
+        fan_items=tuple(items),
+    )
+
+
+def _payment_line(line: Mapping[str, Any]) -> PaymentLineDraft:
+    kind = str(line["kind"])
+    detail = ""
+    if kind == "win":
+        detail = f"{line['win_by']} {line['total']}"
+    elif kind == "kong":
+        detail = f"{line.get('kong', '')} {''.join(line.get('tiles', [])[:1])}".strip()
+    return PaymentLineDraft(
+        kind=kind,
+        payer=int(line["payer"]),
+        payee=int(line["payee"]),
+        amount=int(line["amount"]),
+        winner=line.get("winner"),
+        detail=detail[:64],
     )
 
 
@@ -215,12 +331,17 @@ def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
             seat=line.seat,
             user_id=players[line.seat],
             is_dealer=line.seat == draft.dealer,
-            won=line.seat == draft.winner,
-            self_drawn=line.seat == draft.winner and draft.win_by in ("self_draw", "kong_draw"),
-            dealt_in=line.seat == draft.discarder,
-            fan_total=draft.fan_total if line.seat == draft.winner else 0,
+            won=line.won if draft.lines else line.seat == draft.winner,
+            self_drawn=line.self_drawn
+            if draft.lines
+            else line.seat == draft.winner and draft.win_by in ("self_draw", "kong_draw"),
+            dealt_in=line.dealt_in if draft.lines else line.seat == draft.discarder,
+            fan_total=line.fan_total
+            if draft.lines
+            else (draft.fan_total if line.seat == draft.winner else 0),
             win_amount=line.win,
             kong_amount=line.kong,
+            settle_amount=line.settle,
             cap_adjustment=line.cap_adjustment,
             net=line.net,
         )
@@ -228,7 +349,20 @@ def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
     )
     FanItem.objects.bulk_create(
         FanItem(settlement=settlement, position=i, key=key, value=value)
-        for i, (key, value) in enumerate(draft.fan)
+        for i, (key, value) in enumerate(draft.fan_items or draft.fan)
+    )
+    PaymentLine.objects.bulk_create(
+        PaymentLine(
+            settlement=settlement,
+            position=i,
+            kind=line.kind,
+            payer=line.payer,
+            payee=line.payee,
+            amount=line.amount,
+            winner=line.winner,
+            detail=line.detail,
+        )
+        for i, line in enumerate(draft.lines)
     )
     KongPayment.objects.bulk_create(
         KongPayment(

@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules.errors import RulesError
 from rules.registry import VARIANTS
 from tables import room_options as ro
 from tables.forms import optional_bot_level
+from tables.labels import lazy
 from tables.models import BotLevel, Room, Variant
 
 
@@ -60,7 +62,9 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                     current.get(key, room_option.option.default)
                 )
             elif key in current:
-                if current[key] is None:
+                if room_option.is_choice:
+                    self.initial[ro.field_name(key)] = current[key]
+                elif current[key] is None:
                     self.initial[ro.null_field_name(key)] = True
                 else:
                     self.initial[ro.field_name(key)] = current[key]
@@ -107,6 +111,12 @@ def _clean_option(
             errors[name] = foreign
         return
     value = data.get(name)
+    if room_option.is_choice:
+        if value and applies:
+            options[key] = value
+        elif value and value != room_option.option.default:
+            errors[name] = foreign
+        return
     if room_option.nullable and data.get(ro.null_field_name(key)):
         if value is not None:
             errors[name] = _("选了“%(none)s”时请把这一格留空。") % {
@@ -117,10 +127,16 @@ def _clean_option(
         else:
             errors[name] = foreign
     elif value is not None:
-        if applies:
-            options[key] = value
-        else:
+        spec = VARIANTS[variant].option(key) if applies else None
+        if spec is None:
             errors[name] = foreign
+            return
+        try:  # the field allows every variant's bounds (成麻's cap is in fan): check this one's
+            spec.check(value)
+        except RulesError as exc:
+            errors[name] = str(exc)
+            return
+        options[key] = value
 
 
 def _variant_names(room_option: ro.RoomOption) -> Any:
@@ -139,6 +155,16 @@ def _option_fields(room_option: ro.RoomOption) -> dict[str, forms.Field]:
         return {
             ro.field_name(key): forms.BooleanField(
                 label=room_option.label, required=False, help_text=help_text
+            )
+        }
+    if room_option.is_choice:
+        choices = [("", "—"), *((value, lazy(label.name)) for value, label in room_option.choices)]
+        return {
+            ro.field_name(key): forms.ChoiceField(
+                label=room_option.label,
+                required=False,
+                choices=choices,
+                help_text=format_lazy("{} {}", help_text, ro.EMPTY_HELP),
             )
         }
     fields: dict[str, forms.Field] = {

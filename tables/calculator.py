@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -164,7 +165,10 @@ class JudgeView(APIView):
         length = str(request.META.get("CONTENT_LENGTH") or "0")
         if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY:
             return Response({"id": None, "error": "case too large"}, status=413)
-        case = request.data
+        try:
+            case = request.data
+        except ParseError as exc:  # the judge's error line, as for any other invalid case
+            return Response({"id": None, "error": f"not valid JSON: {exc.detail}"}, status=400)
         case_id = case.get("id") if isinstance(case, dict) else None
         try:
             answer = judge_case(case)
@@ -187,7 +191,10 @@ def variant_setup() -> dict[str, Any]:
         options = [o for o in variant.options if o.rule]
         out[key] = {
             "options": {o.key: o.default for o in options},
-            "bounds": {o.key: [o.minimum, o.maximum] for o in options if not o.is_flag},
+            "bounds": {
+                o.key: [o.minimum, o.maximum] for o in options if not (o.is_flag or o.is_choice)
+            },
+            "choices": {o.key: [v for v, _label in o.choices] for o in options if o.is_choice},
             "tiles": sorted(t for t in rules.tiles_used if t < NUM_KINDS),
             "treasure": rules.has_treasure,
             "hand_size": rules.hand_size,

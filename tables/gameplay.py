@@ -240,7 +240,8 @@ def is_ended(state: RoundState) -> bool:
 
 
 def phase_kind(state: RoundState) -> str:
-    """``"turn"``, ``"claims"``, ``"rob_kong"`` or ``"ended"``."""
+    """``"turn"``, ``"claims"``, ``"rob_kong"``, ``"choice"`` (成麻 定缺 / 换三张, every seat at
+    once and in secret) or ``"ended"``."""
     return str(state.phase.kind)
 
 
@@ -252,6 +253,8 @@ def decision_key(state: RoundState) -> tuple[Any, ...]:
         return (phase.kind, phase.discarder, phase.tile)
     if phase.kind == "turn":
         return ("turn", phase.seat, phase.drawn, state.version)
+    if phase.kind == "choice":  # one clock for the four secret answers (成麻 定缺)
+        return ("choice", phase.name)
     return ("ended",)
 
 
@@ -282,6 +285,7 @@ def default_action(state: RoundState, seat: int) -> Action:
     wins = [a for a in legal if _is_win(a)]
     if wins:
         return wins[0]
+    # A secret choice (成麻 定缺, 换三张): the variant lists its timeout choice first.
     return legal[0]
 
 

@@ -167,6 +167,14 @@ def page_labels(variant_key: str | None = None) -> dict[str, Any]:
             for key, label in variant.reasons.items():
                 reasons.setdefault(key, label_json(label))
         labels = {"tiles": tile_names(), "win_by": win_by_labels(), "fan": fan, "reasons": reasons}
+    words: dict[str, dict[str, str]] = {}
+    found = VARIANTS.get(variant_key) if variant_key is not None else None
+    chosen = [found] if found is not None else list(VARIANTS.values())
+    for variant in chosen:  # a variant's own word groups (成麻: suits, settle)
+        for group, entries in variant.words.items():
+            for key, label in entries.items():
+                words.setdefault(group, {}).setdefault(key, text(label.name))
+    labels.update(words)
     language = get_language() or ""
     labels.update(
         {

@@ -68,6 +68,15 @@ class RoomOption:
         return self.option.is_flag
 
     @property
+    def is_choice(self) -> bool:
+        return self.option.is_choice
+
+    @property
+    def choices(self) -> tuple[tuple[str, Any], ...]:
+        """A choice option's values with their labels (成麻's ``zimo``)."""
+        return self.option.choices
+
+    @property
     def minimum(self) -> int:
         """The lowest bound any of its variants allows (each variant checks its own)."""
         return min(spec.minimum for spec in self.specs())
@@ -182,6 +191,8 @@ def options_schema(*, keep_unknown: bool) -> dict[str, Any]:
         }
         if option.is_flag:
             entry["type"] = "boolean"
+        elif option.is_choice:
+            entry.update(type="string", enum=[value for value, _label in option.choices])
         else:
             entry.update(type="integer", minimum=room_option.minimum, maximum=room_option.maximum)
             if room_option.nullable:

@@ -27,8 +27,19 @@ export function actionWord(kind, action = {}) {
     pass: () => _("过"),
     discard: () => _("打出"),
     chen: () => (action.yes ? _("抻") : _("不抻")),
+    choose_void: () => fmt(_("缺%s"), suitWord(action.suit)),
+    exchange_three: () => _("换三张"),
   };
   return words[kind] ? words[kind]() : kind;
+}
+
+/** A suit (万 筒 条) from its letter (成麻's void suit). */
+export function suitWord(letter) {
+  return label("suits", letter || "");
+}
+
+function signedAmount(n) {
+  return n > 0 ? `+${n}` : String(n);
 }
 
 function tilesWords(names) {
@@ -117,6 +128,32 @@ export function describe(event, nameOf) {
       return { text: fmt(_("%(who)s 被管理员移出座位，本盘作废，不结算"), { who: nameOf(event.seat, event.name) }), tiles: [] };
     case "table_dissolved":
       return { text: fmt(_("%(by)s 解散了牌桌：%(reason)s"), { by: event.by, reason: event.reason }), tiles: [] };
+    case "voids_chosen":
+      return {
+        text: fmt(_("定缺：%(voids)s"), { voids: event.voids.map((suit, seat) => `${nameOf(seat)} ${fmt(_("缺%s"), suitWord(suit))}`).join("，") }),
+        tiles: [],
+      };
+    case "tiles_exchanged":
+      return { text: [_("换三张：换给下家"), _("换三张：换给对家"), _("换三张：换给上家")][event.direction - 1] || _("换三张"), tiles: [] };
+    case "tiles_swapped":
+      if (!event.received) return null;
+      return { text: fmt(_("你换出 %(given)s，换来 %(received)s"), { given: tilesWords(event.given), received: tilesWords(event.received) }), tiles: event.received };
+    case "seat_won": {
+      const how = event.win_by === "discard" || event.win_by === "rob_kong" ? fmt(_("胡 %(from)s 的 %(tile)s"), { from: nameOf(event.discarder), tile: tileWords(event.tile) }) : fmt(_("自摸 %(tile)s"), { tile: tileWords(event.tile) });
+      return { text: fmt(_("%(who)s %(how)s，%(total)s 番，离场"), { who, how, total: event.total }), tiles: [event.tile] };
+    }
+    case "kong_paid": {
+      const paid = event.transfers.map((t) => `${nameOf(t.payer)} ${signedAmount(-t.amount)}`).join("，");
+      const kind = event.kong === "concealed" ? _("下雨") : _("刮风");
+      return { text: paid ? fmt(_("%(kind)s：%(paid)s"), { kind, paid }) : fmt(_("%(kind)s：转手杠不收钱"), { kind }), tiles: [event.tile] };
+    }
+    case "money_moved":
+      return {
+        text: event.transfers.map((t) => fmt(_("呼叫转移：%(from)s 的杠钱 %(n)s 转给 %(to)s"), { from: nameOf(t.payer), n: t.amount, to: nameOf(t.payee) })).join("；"),
+        tiles: [],
+      };
+    case "wall_checked":
+      return { text: _("流局：查花猪、查大叫、退税"), tiles: [] };
     case "turn_started":
     case "claim_window":
       return null; // the table shows these; the log would only repeat them

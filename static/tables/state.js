@@ -257,6 +257,11 @@ export function promptModel(state) {
       choices: others.map((action) => ({ action, tiles: actionTiles(action, phase.tile) })),
     };
   }
+  if (phase.kind === "choice") {
+    // 成麻 定缺 / 换三张: every seat at once, in secret.
+    if (!others.length) return null;
+    return { kind: "choice", name: phase.name, choices: others.map((action) => ({ action, tiles: action.tiles || [] })) };
+  }
   if (phase.kind === "turn" && phase.seat === you) {
     const drawn = v.seats[you].drawn;
     return {
@@ -300,6 +305,9 @@ export function settlementModel(state) {
     seats[line.payee].lines.push({ ...line, signed: line.amount, other: line.payer });
   }
   return {
+    winners: v.wins ? v.wins.map((w) => w.seat) : result.winner === null ? [] : [result.winner],
+    wins: v.wins || null,
+    settled: v.settled || null,
     winner: result.winner,
     winBy: result.win_by,
     discarder: result.discarder,

@@ -5,7 +5,7 @@
 
 import { _, fmt, label } from "../js/i18n.js";
 import { tileEl, tileWords } from "../js/tiles.js";
-import { actionWord, endingWords } from "../js/events.js";
+import { actionWord, endingWords, suitWord } from "../js/events.js";
 import {
   clockModel,
   handModel,
@@ -96,6 +96,15 @@ function plate(state, seat, v) {
   node.append(el("span", "name", seatName(state, seat, fmt(_("座位 %s"), seat + 1))));
   if (v && v.dealer === seat) node.append(el("span", "badge badge-dealer", _("庄")));
   if (v && v.seats[seat].ting) node.append(el("span", "badge badge-ting", _("听")));
+  if (v && v.seats[seat].que) {
+    // 成麻 定缺: shown to all once the four have chosen.
+    const que = el("span", "badge badge-que", fmt(_("缺%s"), suitWord(v.seats[seat].que)));
+    que.dataset.que = v.seats[seat].que;
+    node.append(que);
+  } else if (v && v.seats[seat].que_chosen) {
+    node.append(el("span", "badge badge-que pending", fmt(_("缺%s（待亮）"), suitWord(v.seats[seat].que_chosen))));
+  }
+  if (v && v.seats[seat].out) node.append(el("span", "badge badge-win", _("已胡")));
   if (entry && entry.auto_play) node.append(el("span", "badge badge-warn", _("托管")));
   if (entry && !entry.connected) node.append(el("span", "badge", _("离线")));
   const clock = clockModel(state, Date.now());
@@ -121,11 +130,30 @@ function riverNode(state, v, seat) {
   return river;
 }
 
+/** 成麻 血战到底: a seat that won lies down its winning hand (public), the winning tile marked. */
+function wonHand(v, seat) {
+  const win = (v.wins || []).find((w) => w.seat === seat);
+  if (!win) return null;
+  const hand = el("span", "opp-hand won-hand");
+  hand.dataset.role = "won-hand";
+  let marked = false;
+  for (const name of win.tiles) {
+    const isWin = !marked && name === win.tile;
+    if (isWin) marked = true;
+    hand.append(tileEl(name, { classes: `t-opp${isWin ? " win-tile" : ""}` }));
+  }
+  hand.title = fmt(_("已胡：%s 番"), win.total);
+  return hand;
+}
+
 function opponentZone(state, v, seat) {
   const zone = el("div", "zone-inner");
   const s = v.seats[seat];
-  const hand = el("span", "opp-hand");
-  if (s.concealed) {
+  let hand = el("span", "opp-hand");
+  const won = !s.concealed && wonHand(v, seat);
+  if (won) {
+    hand = won;
+  } else if (s.concealed) {
     // An ended round shows every hand.
     for (const name of s.concealed) hand.append(tileEl(name, { classes: "t-opp" }));
     if (s.drawn) hand.append(tileEl(s.drawn, { classes: "t-opp drawn" }));
@@ -212,6 +240,21 @@ function renderCentre(centre, state) {
     facts.append(treasure);
   }
   if (v.lianzhuang) facts.append(el("span", "", fmt(_("连庄 %s"), v.lianzhuang)));
+  if (v.kong_payments && (v.kong_payments.length || (v.moved && v.moved.length))) {
+    // 成麻 刮风下雨: kong money is paid at once; each seat's running kong money.
+    const money = [0, 0, 0, 0];
+    for (const t of [...v.kong_payments, ...(v.moved || [])]) {
+      money[t.payer] -= t.amount;
+      money[t.payee] += t.amount;
+    }
+    const box = el("span", "kong-money");
+    box.dataset.role = "kong-money";
+    box.append(el("span", "", _("杠钱")));
+    money.forEach((n, seat) => {
+      if (n) box.append(el("span", `kong-net ${n > 0 ? "pos" : "neg"}`, `${label("winds", v.seat_winds[seat])} ${signed(n)}`));
+    });
+    facts.append(box);
+  }
   nodes.push(facts);
   // The seats' winds on the centre's edges, the dealer's in red, the one to play lit.
   for (let seat = 0; seat < 4; seat += 1) {
@@ -249,6 +292,13 @@ export function renderOwn(root, state, hooks) {
     return;
   }
   own.hidden = false;
+  if (v.seats[you].out && !legal(state).length) {
+    // 成麻: I have won and am out; my hand lies down until the round ends.
+    const row = el("div", "own-row");
+    row.append(plate(state, you, v), wonHand(v, you) || el("span"));
+    own.replaceChildren(row);
+    return;
+  }
   const model = handModel(state);
   const entry = state.table && state.table.seats[you];
   const turn = state.decision && [state.decision.turn_seat, state.decision.phase, state.decision.deadline];
@@ -370,6 +420,8 @@ export function actionButton(choice, hooks, pending) {
     button.dataset.key = SHORTCUTS[action.kind];
     button.append(el("kbd", "shortcut", SHORTCUTS[action.kind] === "Space" ? "␣" : SHORTCUTS[action.kind]));
   }
+  if (action.suit) button.dataset.suit = action.suit;
+  if (action.tile) button.dataset.tile = action.tile;
   button.disabled = Boolean(pending);
   button.addEventListener("click", () => hooks.act(action));
   return button;
@@ -394,7 +446,10 @@ export function renderPrompt(root, state, hooks) {
   }
   box.hidden = false;
   const nodes = [];
-  if (prompt.kind === "claims" || prompt.kind === "rob_kong") {
+  if (prompt.kind === "choice") {
+    const text = prompt.name === "huansanzhang" ? _("换三张：选同一门的三张牌换出") : _("定缺：选一门不要的花色（四家都选好后亮出）");
+    nodes.push(el("p", "prompt-line", text));
+  } else if (prompt.kind === "claims" || prompt.kind === "rob_kong") {
     const line = el("p", "prompt-line");
     const what = prompt.kind === "rob_kong" ? _("%s 补杠") : _("%s 打出");
     line.append(el("span", "", fmt(what, seatLabel(state, prompt.discarder))), tileEl(prompt.tile, { classes: "t-sm claim-tile" }));
@@ -472,6 +527,14 @@ function lineParts(state, line, model) {
     const covers = line.covers !== null && line.covers !== undefined ? fmt(_("（替 %s 付）"), seatLabel(state, line.covers)) : "";
     return { kind: label("terms", "win"), formula: formula + covers };
   }
+  if (["zhuanyi", "huazhu", "chajiao", "tuishui"].includes(line.kind)) {
+    // 成麻: 呼叫转移 and the end-of-wall checks, each payment its own line.
+    return { kind: label("settle", line.kind), formula: "" };
+  }
+  if (line.kind === "win" && line.winner !== undefined && model.winners.length > 1) {
+    const parts = lineParts(state, { ...line, winner: undefined }, model);
+    return { kind: parts.kind, formula: `${fmt(_("%s 胡"), seatLabel(state, line.winner))}：${parts.formula}` };
+  }
   if (line.kind === "kong") {
     const tiles = line.tiles ? line.tiles.map(tileWords).join("") : "";
     return { kind: label("kongs", line.kong || "exposed"), formula: tiles ? fmt(_("%s，每家 %s 分"), tileWords(line.tiles[0]), line.amount) : "" };
@@ -487,11 +550,33 @@ function handRow(state, v, seat) {
   const tiles = [...(s.concealed || [])];
   if (s.drawn) tiles.push(s.drawn);
   let marked = false;
+  const win = (v.wins || []).find((w) => w.seat === seat);
+  const winTileName = win ? win.tile : seat === result.winner ? result.tile : null;
   for (const name of tiles) {
-    const winTile = !marked && seat === result.winner && name === result.tile;
+    const winTile = !marked && name === winTileName;
     if (winTile) marked = true;
     box.append(tileEl(name, { classes: `t-xs${winTile ? " win-tile" : ""}` }));
   }
+  return box;
+}
+
+/** 成麻 end of the wall: each seat still in, 花猪 / 有叫 (its 大叫) / 没叫, and each step's nets. */
+function settleStep(state, model) {
+  const box = el("section", "settle-step");
+  box.dataset.role = "settle-step";
+  box.append(el("h3", "settle-step-title", _("流局查叫")));
+  const list = el("table", "settle-lines");
+  const settled = model.settled;
+  settled.status.forEach((status, seat) => {
+    if (status === "won") return;
+    const tr = el("tr");
+    tr.dataset.seat = String(seat);
+    tr.dataset.status = status;
+    const what = status === "ready" ? fmt(_("%s（大叫 %s 番）"), label("settle", status), settled.dajiao[seat]) : label("settle", status);
+    tr.append(el("td", "line-kind", seatLabel(state, seat)), el("td", "line-what", what), el("td", "line-amount num", signed(settled.payments[seat])));
+    list.append(tr);
+  });
+  box.append(list);
   return box;
 }
 
@@ -510,7 +595,9 @@ export function renderSettlement(root, state, hooks, hidden = false) {
   box.hidden = false;
   const card = el("div", "settle-card");
   const head = el("header", "settle-head");
-  const title = el("h2", "settle-title", model.winner === null ? _("荒庄（流局）") : endingWords({ ...v.result }, nameOf));
+  let heading = model.winner === null ? _("荒庄（流局）") : endingWords({ ...v.result }, nameOf);
+  if (model.winners.length > 1) heading = fmt(_("血战到底：%s 先后胡牌"), model.winners.map(nameOf).join("、"));
+  const title = el("h2", "settle-title", heading);
   title.id = "settlement-title";
   head.append(title);
   const close = el("button", "settle-close", "×");
@@ -538,14 +625,19 @@ export function renderSettlement(root, state, hooks, hidden = false) {
     card.append(fan);
   }
   const table = el("div", "settle-seats");
-  const order = [...model.seats].sort((a, b) => (b.seat === model.winner) - (a.seat === model.winner) || a.seat - b.seat);
+  const winners = model.winners;
+  const order = [...model.seats].sort((a, b) => winners.includes(b.seat) - winners.includes(a.seat) || a.seat - b.seat);
+  if (model.settled) card.append(settleStep(state, model));
   for (const seat of order) {
-    const row = el("section", `settle-seat${seat.seat === model.winner ? " winner" : ""}${seat.seat === model.discarder ? " discarder" : ""}`);
+    const won = winners.includes(seat.seat);
+    const row = el("section", `settle-seat${won ? " winner" : ""}${seat.seat === model.discarder ? " discarder" : ""}`);
     row.dataset.seat = String(seat.seat);
     const top = el("div", "settle-seat-head");
     const name = el("strong", "settle-name", nameOf(seat.seat));
     top.append(name);
-    if (seat.seat === model.winner) top.append(el("span", "badge badge-win", model.winBy === "discard" || model.winBy === "rob_kong" ? _("胡") : _("自摸")));
+    const ownWin = model.wins ? model.wins.find((w) => w.seat === seat.seat) : null;
+    const winBy = ownWin ? ownWin.win_by : model.winBy;
+    if (won) top.append(el("span", "badge badge-win", winBy === "discard" || winBy === "rob_kong" ? _("胡") : _("自摸")));
     if (seat.seat === model.discarder) top.append(el("span", "badge badge-warn", _("点炮")));
     if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", _("庄")));
     top.append(handRow(state, v, seat.seat));
@@ -558,7 +650,7 @@ export function renderSettlement(root, state, hooks, hidden = false) {
       const parts = lineParts(state, line, model);
       const tr = el("tr");
       tr.dataset.kind = line.kind;
-      const who = line.kind === "cap" ? "" : line.signed > 0 ? fmt(_("%s 付"), nameOf(line.other)) : fmt(_("付给 %s"), nameOf(line.other));
+      const who = line.kind === "cap" || line.other === undefined ? "" : line.signed > 0 ? fmt(_("%s 付"), nameOf(line.other)) : fmt(_("付给 %s"), nameOf(line.other));
       const what = el("td", "line-what");
       if (who) what.append(el("span", "line-who", who));
       what.append(el("span", "line-formula", parts.formula));

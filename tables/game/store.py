@@ -90,9 +90,9 @@ def record(
         # version: versions count every pass in a claim window and would tell the others how
         # many seats were asked (issue 14, item 7); events are the same for every viewer.
         rnd.decision_version = rnd.last_seq
-        timeout = (
-            room.turn_timeout_s if gameplay.phase_kind(state) == "turn" else room.claim_timeout_s
-        )
+        # A turn and a secret choice of every seat (成麻 定缺) get the turn's time.
+        slow = gameplay.phase_kind(state) in ("turn", "choice")
+        timeout = room.turn_timeout_s if slow else room.claim_timeout_s
         rnd.deadline = timezone.now() + timedelta(seconds=timeout)
 
 

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine import action_from_json
+from rules.hand import Transfer
 from rules.payments import nets
 from rules.registry import VARIANTS as REGISTRY
 from rules.wall import seed_from_text
@@ -26,8 +27,17 @@ rounds = st.fixed_dictionaries(
 )
 
 
+def _caps(variant: str) -> bool:
+    """Whether the variant's cap bounds a round's nets (成麻's is in fan, per win)."""
+    return REGISTRY[variant].rules.has_cap
+
+
 def _draft(case):
-    options = {} if case["cap"] is None else {"cap": case["cap"]}
+    option = REGISTRY[case["variant"]].option("cap")
+    cap = case["cap"]
+    if cap is not None and option is not None:
+        cap = min(max(cap, option.minimum), option.maximum)
+    options = {} if cap is None else {"cap": cap}
     seed = seed_from_text(case["seed"])
     state, actions, _events = play(
         case["variant"], seed=seed, dealer=case["dealer"], options=options, bot=case["bot"]
@@ -51,14 +61,20 @@ def test_every_ledger_is_zero_sum_within_the_cap_and_adds_up(case):
     assert sum(line.net for line in draft.seats) == 0
     assert tuple(line.net for line in draft.seats) == state.result.nets
     for line in draft.seats:
-        assert line.net == line.win + line.kong + line.cap_adjustment
-    cap = state.options.get("cap")
-    if cap is not None:
+        assert line.net == line.win + line.kong + line.settle + line.cap_adjustment
+    cap = state.options.get("cap") if _caps(case["variant"]) else None
+    if not _caps(case["variant"]):
+        # 成麻: no cap adjustment; each win, kong payment and check is its own line.
+        assert all(line.cap_adjustment == 0 for line in draft.seats)
+        assert nets(_t(line) for line in draft.lines) == draft.nets
+        winners = {w["seat"] for w in state.extra.get("wins", ())}
+        assert {line.seat for line in draft.seats if line.won} == winners
+    elif cap is not None:
         assert all(abs(n) <= cap for n in draft.nets)
     else:
         assert not draft.capped
     # Without a cap adjustment the nets are exactly the win and kong payments.
-    if not draft.capped:
+    if not draft.capped and _caps(case["variant"]):
         assert draft.nets == nets(state.result.win_transfers + state.result.kong_transfers)
 
 
@@ -66,7 +82,10 @@ def test_every_ledger_is_zero_sum_within_the_cap_and_adds_up(case):
 @given(case=rounds)
 def test_every_kong_payment_is_tied_to_its_kong(case):
     state, _steps, draft = _draft(case)
-    assert [line.transfer for line in draft.kongs] == list(state.result.kong_transfers)
+    own = state.variant.flow.settlement_lines(state) is not None
+    # 成麻's result also holds 呼叫转移 with its kong money: its kong payments are the state's.
+    paid = state.kong_transfers if own else state.result.kong_transfers
+    assert [line.transfer for line in draft.kongs] == list(paid)
     kong_melds = [m for seat in state.seats for m in seat.melds if m.is_kong]
     for line in draft.kongs:
         assert line.meld is not None
@@ -78,8 +97,13 @@ def test_every_kong_payment_is_tied_to_its_kong(case):
     assert kongers <= kong_seats
     if not kong_melds:
         assert draft.kongs == ()
+    moved = nets(_t(x) for x in draft.lines if x.kind == "zhuanyi")
     for line in draft.seats:
-        assert line.kong == nets(t.transfer for t in draft.kongs)[line.seat]
+        assert line.kong == nets(t.transfer for t in draft.kongs)[line.seat] + moved[line.seat]
+
+
+def _t(line):
+    return Transfer(line.payer, line.payee, line.amount)
 
 
 def _drawn_round_with_kongs():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.variant import Variant
 from rules.variants.chengma.flow import ChengmaFlow
-from rules.variants.chengma.labels import FAN, NAME, REASONS
+from rules.variants.chengma.labels import FAN, NAME, REASONS, SETTLE, SUITS
 from rules.variants.chengma.options import OPTIONS
 from rules.variants.chengma.wins import ChengmaRules
 
@@ -22,4 +22,5 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
+    words={"suits": SUITS, "settle": SETTLE},
 )

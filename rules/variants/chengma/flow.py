@@ -650,12 +650,15 @@ def settlement_lines(state: RoundState) -> list[dict[str, Any]]:
         for share in record["verdict"].shares:
             line = share_json(share)
             line["winner"] = record["seat"]
+            line["win_by"] = record["win_by"]
+            line["total"] = record["verdict"].total
             lines.append(line)
-    for log in state.extra.get(KONG_LOG, ()):
+    for number, log in enumerate(state.extra.get(KONG_LOG, ()), 1):
         for index in log["indices"]:
             line = _line("kong", state.kong_transfers[index])
             line["kong"] = log["kong"]
             line["tiles"] = [tile_name(log["tile"])] * 4
+            line["kong_index"] = number
             lines.append(line)
     for transfer in state.extra.get(MOVED, ()):
         lines.append(_line("zhuanyi", transfer))
