@@ -95,6 +95,26 @@ class Facts:
     first_turn: bool = False
 
     @classmethod
+    def loose(cls, extra: Mapping[str, Any]) -> Facts:
+        """The facts a live context (the engine's, a bot's) carries, without a void suit while
+        none is chosen (``que`` -1: no void condition). The judge checks its cases with
+        :meth:`of`."""
+        if extra.get("que") in SUIT_LETTERS:
+            return cls.of(extra)
+        return cls.of({**extra, "que": "m"}).with_no_void()
+
+    def with_no_void(self) -> Facts:
+        return Facts(
+            -1,
+            self.out,
+            self.after_kong,
+            self.kong_money,
+            self.co_winners,
+            self.last_tile,
+            self.first_turn,
+        )
+
+    @classmethod
     def of(cls, extra: Mapping[str, Any]) -> Facts:
         kong_money = extra.get("kong_money", 0)
         if not isinstance(kong_money, int) or isinstance(kong_money, bool) or kong_money < 0:
@@ -182,8 +202,8 @@ class ChengmaRules(HandRules):
         return seven_pairs_waits(counts) if not ctx.melds else ()
 
     def failure(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> str | None:
-        que = suit_index(ctx.extra.get("que"))
-        if void_tiles(reading.all_counts, que):
+        que = Facts.loose(ctx.extra).que
+        if que >= 0 and void_tiles(reading.all_counts, que):
             return "void_suit"
         return None
 
@@ -234,7 +254,7 @@ class ChengmaRules(HandRules):
 
     def fan(self, ctx: WinContext, reading: Reading) -> dict[str, int]:
         """Every item of the win: the hand's, then the situational ones; 天胡 / 地胡 replace all."""
-        facts = Facts.of(ctx.extra)
+        facts = Facts.loose(ctx.extra)
         if facts.first_turn and ctx.options.get("tiandihu", True):
             return {"tianhu" if ctx.winner == ctx.dealer else "dihu": 5}
         fan = self.hand_fan(ctx, reading)
@@ -302,7 +322,7 @@ class ChengmaRules(HandRules):
                     offset=offset,
                 )
             ]
-        out = set(Facts.of(ctx.extra).out)
+        out = set(Facts.loose(ctx.extra).out)
         jiadi = ctx.options.get("zimo", "jiadi") == "jiadi"
         shares: list[Share] = []
         for seat in range(4):
@@ -324,7 +344,7 @@ class ChengmaRules(HandRules):
     def transfer(self, ctx: WinContext) -> tuple[Transfer, ...]:
         """呼叫转移 of a 杠上炮: the kong money passes from the discarder to this winner when this
         winner is the nearest after the discarder and the option is on."""
-        facts = Facts.of(ctx.extra)
+        facts = Facts.loose(ctx.extra)
         if not facts.after_kong or ctx.discarder is None or facts.kong_money <= 0:
             return ()
         if not ctx.options.get("hujiao_zhuanyi", True):
