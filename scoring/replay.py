@@ -64,6 +64,8 @@ def table_json(state: RoundState) -> dict[str, Any]:
             "history": [[tile_name(t), p] for t, p in treasure.history],
         },
         "kong_payments": [encode("transfers", t) for t in state.kong_transfers],
+        # The variant's public facts (成麻: the void suits, the wins so far, the checks).
+        "variant_extra": state.variant.flow.table_view_extra(state),
     }
 
 

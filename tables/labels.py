@@ -55,6 +55,12 @@ def variant_labels(variant: Variant) -> dict[str, Any]:
         "fan": {key: label_json(label) for key, label in variant.fan.items()},
         "reasons": {key: label_json(label) for key, label in variant.reasons.items()},
         "options": {option.key: label_json(option.label) for option in variant.options},
+        # A choice option's values (成麻's 自摸: 加底, 加番, 不加), by option key and value.
+        "choices": {
+            option.key: {value: label_json(label) for value, label in option.choices}
+            for option in variant.options
+            if option.choices
+        },
     }
 
 
@@ -78,6 +84,7 @@ def calculator_labels() -> dict[str, Any]:
         "fan": {key: entry["fan"] for key, entry in labels.items()},
         "reasons": {key: entry["reasons"] for key, entry in labels.items()},
         "options": {key: entry["options"] for key, entry in labels.items()},
+        "choices": {key: entry["choices"] for key, entry in labels.items()},
     }
 
 

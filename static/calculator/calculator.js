@@ -58,6 +58,14 @@ function start() {
     treasure_win: () => _("摸宝（宝牌当万能牌）"),
     duibao: () => _("对宝"),
     chen: () => _("抻"),
+    que: () => _("缺门（定缺）"),
+    suit_m: () => _("万"),
+    suit_p: () => _("筒"),
+    suit_s: () => _("条"),
+    after_kong: () => _("杠后打出的牌（杠上炮）"),
+    kong_money: () => _("这次杠收的钱（呼叫转移）"),
+    last_tile: () => _("牌墙最后一张"),
+    first_turn: () => _("第一轮（天胡、地胡）"),
     discarder_ting: () => _("点炮者已听"),
     round_wind: () => _("圈风"),
     flowers: () => _("花牌"),
@@ -160,6 +168,9 @@ function start() {
     flowers: "",
     lianzhuang: 0,
     facts: { haidi: false, flower_draw: false, tianhu: false, dihu: false },
+    que: "s",
+    cmFacts: { after_kong: false, last_tile: false, first_turn: false },
+    kongMoney: 0,
     opened: [false, false, false, false],
     notationError: null,
     target: "hand", // where a palette click goes: the hand, or the meld being built
@@ -239,6 +250,16 @@ function start() {
           schedule();
         });
         box.append(field(label(optionLabels, key), input));
+      } else if (typeof value === "string") {
+        // A choice (成麻's 自摸: 加底, 加番 or nothing), its values from the registry.
+        const named = ((LABELS.choices || {})[S.variant] || {})[key] || {};
+        const choices = ((VARIANTS[S.variant].choices || {})[key] || [value]).map((c) => [c, label(named, c)]);
+        const node = field(label(optionLabels, key), select(`opt_${key}`, choices, value, (v) => {
+          options[key] = v;
+          schedule();
+        }));
+        node.title = ruleText(optionLabels, key);
+        box.append(node);
       } else if (typeof value === "boolean") {
         const node = field(
           label(optionLabels, key),
@@ -531,6 +552,21 @@ function start() {
         box.append(field(t(fact), checkbox(fact, S.facts[fact], (v) => { S.facts[fact] = v; schedule(); })));
       }
     }
+    if (S.variant === "chengma") {
+      // 成麻: the void suit (required) and the facts the hand cannot show (chengma.md, *Judge*).
+      const suits = ["m", "p", "s"].map((x) => [x, t(`suit_${x}`)]);
+      box.append(field(t("que"), select("que", suits, S.que, (v) => { S.que = v; schedule(); })));
+      for (const fact of Object.keys(S.cmFacts)) {
+        box.append(field(t(fact), checkbox(fact, S.cmFacts[fact], (v) => { S.cmFacts[fact] = v; schedule(); })));
+      }
+      const money = el("input");
+      money.type = "number";
+      money.min = "0";
+      money.name = "kong_money";
+      money.value = S.kongMoney;
+      money.addEventListener("input", () => { S.kongMoney = Math.max(0, Number(money.value) || 0); schedule(); });
+      box.append(field(t("kong_money"), money));
+    }
     if (S.variant === "taiyuan_lisi") {
       box.append(field(t("discarder_ting"), checkbox("discarder_ting", S.discarderTing, (v) => { S.discarderTing = v; schedule(); })));
     }
@@ -566,7 +602,12 @@ function start() {
       if (S.flowers) c.extra.flowers = S.flowers;
       if (S.lianzhuang) c.extra.lianzhuang = S.lianzhuang;
     }
+    if (S.variant === "chengma") c.extra.que = S.que;
     if (kind === "ting") return c;
+    if (S.variant === "chengma") {
+      for (const [fact, on] of Object.entries(S.cmFacts)) if (on && (fact !== "after_kong" || S.winBy === "discard")) c.extra[fact] = true;
+      if (c.extra.after_kong && S.kongMoney) c.extra.kong_money = S.kongMoney;
+    }
     if (S.variant === "taiwan16") for (const [fact, on] of Object.entries(S.facts)) if (on) c.extra[fact] = true;
     c.win_tile = S.winTile;
     c.win_by = S.winBy;

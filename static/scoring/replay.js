@@ -49,6 +49,10 @@ function start() {
     head.append(el("strong", "", nameOf(seat)));
     if (seat === data.dealer) head.append(el("span", "badge badge-dealer", _("庄")));
     if (s.ting) head.append(el("span", "badge badge-ting", _("听")));
+    const extra = frame.table.variant_extra || {};
+    if (extra.voids) head.append(el("span", "badge badge-que", fmt(_("缺%s"), label("suits", extra.voids[seat]))));
+    const won = (extra.wins || []).find((w) => w.seat === seat);
+    if (won && !ended) head.append(el("span", "badge badge-win", _("已胡")));
     if (ended && data.winner === seat) head.append(el("span", "badge badge-win", data.win_by === "discard" || data.win_by === "rob_kong" ? _("胡") : _("自摸")));
     if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", _("点炮")));
     if (ended && data.nets) {

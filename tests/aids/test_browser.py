@@ -245,3 +245,25 @@ def test_a_typed_taiwan_hand_scores_its_flowers_in_tai(live_url: str) -> None:
         assert flower.locator(".calc-fan-name").inner_text() == "花牌"
         assert flower.locator("td.num").inner_text() == "2"
         browser.close()
+
+
+def test_a_chengma_hand_is_judged_with_its_void_suit_and_the_self_draw_choice(
+    live_url: str,
+) -> None:
+    """成麻: the void suit (定缺) is asked, and the 自摸 choice option changes the payments."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(locale="zh-CN")
+        page.goto(f"{live_url}/calculator/")
+        page.select_option('select[name="variant"]', "chengma")
+        page.select_option('select[name="que"]', "s")
+        page.locator('input[name="notation"]').fill("11m33m55m77m22p66p99p")  # 七对 (cm-07)
+        page.select_option('select[name="win_by"]', "self_draw")
+        expect(page.locator('[data-role="payments"] td[data-seat="1"]')).to_have_text("+15")
+        page.select_option('select[name="opt_zimo"]', "jiafan")  # 自摸加番 (cm-25)
+        expect(page.locator('[data-role="payments"] td[data-seat="1"]')).to_have_text("+24")
+        page.select_option('select[name="que"]', "p")  # the void suit in hand: no win
+        expect(page.locator('[data-role="result"]')).to_contain_text("有缺门的牌")
+        browser.close()

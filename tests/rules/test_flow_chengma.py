@@ -407,3 +407,25 @@ def test_simulate_keeps_its_invariants() -> None:
     report = simulate_rounds(CM, 20, "chengma-test")
     assert report.invariants == "ok"
     assert report.rounds == 20
+
+
+# --- 听牌提示 with the void suit ------------------------------------------------------------------
+
+
+def test_the_wait_hints_know_the_void_suit() -> None:
+    from rules.hints import seat_hint
+
+    hands = ["123m456m789m11p23p5s", "123m456m789m111s3p", "", ""]
+    state = arrange_round(CM, hands=hands)
+    assert seat_hint(state, 0) is None  # nothing before the void suits are chosen
+    state, _ = choose_voids(state, "spmm")
+    hint = seat_hint(state, 0)
+    assert hint is not None
+    assert hint["mode"] == "discard"
+    # 打缺: only the void tile may go, and after it the hand waits on 1p and 4p.
+    assert [entry["tile"] for entry in hint["discards"]] == ["5s"]
+    assert [w["tile"] for w in hint["discards"][0]["waits"]] == ["1p", "4p"]
+    ready = seat_hint(state, 1)
+    assert ready is not None
+    assert ready["waits"] == []
+    assert [(b["tile"], b["reason"]) for b in ready["blocked"]] == [("3p", "void_suit")]

@@ -294,3 +294,32 @@ def test_the_pages_speak_the_players_language(client, players, played):
     assert "Self-draw rate" in board
     replay = client.get(reverse("scoring:replay", args=[rounds[0].pk])).content.decode()
     assert "Fairness check" in replay
+
+
+def test_a_chengma_match_shows_its_payment_lines_and_is_on_its_leaderboard(
+    client, players, room, make_match, make_round
+):
+    """成麻: each win, kong payment and end-of-wall payment is its own labelled line on the
+    match page, and the match counts on the board of its variant."""
+    room.variant = "chengma"
+    room.options = {}
+    room.save(update_fields=["variant", "options"])
+    match = make_match(options={})
+    rounds = [make_round(match, n, seed_text="chengma pages") for n in (1, 2, 3, 4)]
+    for rnd in rounds:
+        services.settle_round(rnd.pk)
+    client.force_login(players[1])
+    response = client.get(reverse("scoring:match", args=[match.pk]))
+    assert response.status_code == 200
+    rows = response.context["rows"]
+    lines = [line for row in rows for line in row.payments]
+    assert lines
+    for row, settlement in zip(rows, RoundSettlement.objects.filter(match=match), strict=True):
+        net = [0, 0, 0, 0]
+        for line in row.payments:
+            net[line.payer] -= line.amount
+            net[line.payee] += line.amount
+        assert tuple(net) == settlement.nets
+    assert 'class="payment-list"' in response.content.decode()
+    board = client.get(reverse("scoring:leaderboard"), {"variant": "chengma", "period": "all"})
+    assert len(board.context["rows"]) == 4

@@ -52,3 +52,20 @@ def test_a_log_that_does_not_match_the_replay_is_refused(make_match, make_round)
         build_frames(steps, logged)
     with pytest.raises(ReplayMismatch):
         build_frames(steps, [e.payload for e in RoundEvent.objects.filter(round=rnd)][:-1])
+
+
+def test_a_chengma_replay_shows_the_void_suits_and_the_wins(room, make_match, make_round):
+    room.variant = "chengma"
+    room.options = {}
+    room.save(update_fields=["variant", "options"])
+    rnd = make_round(make_match(options={}), 1, seed_text="chengma replay")
+    data = replay_json(rnd)
+    assert data["variant"] == "chengma"
+    first, last = data["frames"][0]["table"], data["frames"][-1]["table"]
+    assert first["phase"] == "choice"
+    assert first["variant_extra"]["voids"] is None  # secret until all four chose
+    assert len(last["variant_extra"]["voids"]) == 4
+    final = replay_stored_round(rnd)[-1].state
+    assert [w["seat"] for w in last["variant_extra"]["wins"]] == [
+        w["seat"] for w in final.extra.get("wins", ())
+    ]
