@@ -65,7 +65,7 @@ def test_a_chengma_replay_shows_the_void_suits_and_the_wins(room, make_match, ma
     assert first["phase"] == "choice"
     assert first["variant_extra"]["voids"] is None  # secret until all four chose
     assert len(last["variant_extra"]["voids"]) == 4
-    final = replay_stored_round(rnd)[-1].state
+    final = replay_steps(rnd)[-1].state
     assert [w["seat"] for w in last["variant_extra"]["wins"]] == [
         w["seat"] for w in final.extra.get("wins", ())
     ]

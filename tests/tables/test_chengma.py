@@ -36,7 +36,8 @@ def _messages(rnd: Round, viewer: int | None) -> list[dict[str, Any]]:
     """Everything a viewer is sent of the round now: its decision, its snapshot, its events."""
     rnd = fresh(rnd)
     state = state_of(rnd)
-    events = [e.views[gameplay.viewer_key(viewer)] for e in RoundEvent.objects.filter(round=rnd)]
+    key = gameplay.viewer_key(viewer)
+    events = [gameplay.stored_view(e.views, key) for e in RoundEvent.objects.filter(round=rnd)]
     return [
         selectors.decision_message(rnd, state, viewer),
         selectors.snapshot_message(rnd, state, viewer),
