@@ -183,6 +183,12 @@ def cached_state(round_id: int, version: int) -> RoundState | None:
         return state
 
 
+def cache_clear() -> None:
+    """Forget every cached state (tests: SQLite hands a rolled-back round's id out again)."""
+    with _cache_lock:
+        _cache.clear()
+
+
 def cache_put(round_id: int, state: RoundState) -> None:
     """Remember a committed (immutable) state, so that the next action on the round neither
     loads nor replays it."""

@@ -8,6 +8,7 @@ request to rate-limit).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from itertools import count
 from typing import Any
@@ -19,6 +20,18 @@ os.environ.setdefault("QUEYOU_TESTING", "1")
 
 PASSWORD = "correct-horse-battery-9"
 _serial = count(1)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache() -> None:
+    """Each test starts with an empty per-process state cache. The cache is keyed by round id
+    and version, which never repeat in production (ids are not reused), but a test's rollback
+    also rolls back SQLite's id counter: the next test's round gets the same id, and without
+    this it could be served the previous test's cached state (three failures on SQLite only).
+    Imported lazily so that the engine's tests stay free of Django."""
+    gameplay = sys.modules.get("tables.gameplay")
+    if gameplay is not None:
+        gameplay.cache_clear()
 
 
 @pytest.fixture

@@ -135,7 +135,7 @@ def test_the_stored_snapshot_and_the_replay_from_the_seed_agree(playing: Round) 
     assert (stored.action_count, stored.state_actions) == (moves, store.SNAPSHOT_EVERY)
     assert [a.n for a in stored.log.all()] == list(range(1, moves + 1))
     live = state_of(playing)
-    gameplay._cache.clear()
+    gameplay.cache_clear()
     from_snapshot = state_of(playing)  # the snapshot and the 4 logged actions after it
     assert from_snapshot == live
     assert store.replay_state(fresh(playing)) == live
@@ -302,7 +302,7 @@ def test_a_state_cached_by_a_rolled_back_move_is_never_served(
     rnd = fresh(playing)
     state, seat = state_of(rnd), decider(rnd)
     first, second = gameplay.legal_actions(state, seat)[:2]
-    gameplay._cache.clear()
+    gameplay.cache_clear()
 
     class RolledBack(Exception):
         pass
