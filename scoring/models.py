@@ -202,8 +202,10 @@ class KongPayment(models.Model):
     ``kong_index`` numbers the kongs of the round in the order they were made; a kong paid by
     three seats has three rows with the same index. ``kind`` is ``exposed``, ``added``,
     ``concealed`` or the name of a Changchun special kong (``xuanfeng``, ``xi``, ``yao``,
-    ``jiu``); ``tiles`` is the meld in mpsz notation. A payment the replay could not tie to a
-    kong (none so far) keeps an empty ``kind``.
+    ``jiu``); ``tiles`` is the meld in mpsz notation. The rows are the kong payments logged with
+    the actions that made them (``tables.models.RoundAction.kong_payments``, checked against the
+    replay by ``scoring.services.settle_round``); a payment logged without a kong (none so far)
+    keeps an empty ``kind``.
     """
 
     settlement = models.ForeignKey(

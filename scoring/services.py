@@ -1,13 +1,16 @@
 """Settlement (结算): turn an ended round into its ledger, once.
 
-The round's truth is its seed, dealer and action list (``tables.game.store``); the settlement
-replays them through the engine (``tables.game.store.replay_steps``) instead of trusting a
-summary, because the
-ledger needs what the summary does not keep: which kong each kong payment belongs to, and the
-payments before the cap. :func:`draft_ledger` is pure (no database): it is what the property tests
-drive over thousands of simulated rounds. :func:`settle_round` writes the draft under the round's
-row lock; it is idempotent (a second run, or a concurrent one, finds the settlement and returns it)
-and the database's unique and check constraints (``scoring.models``) are the last guard.
+The round's truth is its seed, dealer and action log (``tables.game.store``); the settlement
+replays it through the engine (``tables.game.store.replay_steps``) instead of trusting a summary,
+because the ledger needs what the summary does not keep: the payments before the cap, each win's
+items. Which kong each kong payment belongs to is not worked out again: it was logged as a fact
+with the action that paid it (``RoundAction.kong_payments``, issue 18), and the ledger's kong
+lines are read from those facts, after the replay has checked them (:func:`check_kong_payments`:
+the engine, replaying, must pay exactly what was logged, else :class:`KongPaymentsMismatch`).
+:func:`draft_ledger` is pure (no database): it is what the property tests drive over thousands of
+simulated rounds. :func:`settle_round` writes the draft under the round's row lock; it is
+idempotent (a second run, or a concurrent one, finds the settlement and returns it) and the
+database's unique and check constraints (``scoring.models``) are the last guard.
 
 Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
 spec README item 7), and ``tables.matches`` already deals the match's next round with it (after
@@ -29,7 +32,7 @@ from django.utils import timezone
 
 from config.retry import with_retries
 from rules.engine import RoundState
-from rules.engine.events import Melded
+from rules.engine.events import meld_from_json
 from rules.hand import Meld, Transfer
 from rules.payments import nets
 from rules.tiles import format_tiles, tile_name
@@ -41,16 +44,13 @@ from scoring.models import (
     RoundSettlement,
     SettlementFailure,
 )
-from tables.game.store import replay_steps
-from tables.gameplay import ReplayStep
+from tables.game.store import replay_steps, round_kong_payments
+from tables.gameplay import ReplayStep, replay_kong_payments
 from tables.models import Round
 
 log = logging.getLogger(__name__)
 
 SEATS = range(4)
-
-
-# --- replay -----------------------------------------------------------------------------------
 
 
 # --- the ledger draft (pure) ------------------------------------------------------------------
@@ -141,24 +141,50 @@ class NotEnded(ValueError):
     """The replay did not reach the end of the round (nothing to settle)."""
 
 
-def _kong_lines(steps: Sequence[ReplayStep], settled: Sequence[Transfer]) -> tuple[KongLine, ...]:
-    """Tie each settled kong payment to the kong laid down in the step that created it.
+KongPayments = Sequence[Sequence[Mapping[str, Any]]]
+"""The kong payments of a round, one list per logged action in log order (the deal is not an
+action): each payment as :attr:`tables.models.RoundAction.kong_payments` holds it (``payer``,
+``payee``, ``amount``, ``kong``: the kong's meld as ``meld_json``, or None), made by
+:func:`tables.gameplay.kong_payments` when the action was applied."""
 
-    The engine appends a kong's payments to ``state.kong_transfers`` in the same ``apply`` that
-    emits the kong's :class:`Melded` event (``rules.engine.core.pay_kong``), so the difference of
-    that tuple across a step belongs to the step's (last) kong.
-    """
+
+class KongPaymentsMismatch(RuntimeError):
+    """The kong payments logged with the round's actions are not what replaying those actions
+    pays (a row without its facts, or an engine that has changed since): settling from either
+    would settle a round that did not happen as logged, so nothing is settled (like
+    :class:`scoring.replay.ReplayMismatch` for the events)."""
+
+
+def check_kong_payments(logged: KongPayments, steps: Sequence[ReplayStep]) -> None:
+    """Raise :class:`KongPaymentsMismatch` unless ``logged`` is, action by action, what the
+    replay's engine paid (:func:`tables.gameplay.replay_kong_payments` of ``steps``)."""
+    replayed = replay_kong_payments(steps)
+    if len(logged) != len(replayed):
+        raise KongPaymentsMismatch(
+            f"{len(logged)} logged actions' kong payments for {len(replayed)} replayed actions"
+        )
+    for n, (made, paid) in enumerate(zip(logged, replayed, strict=True), start=1):
+        if [dict(p) for p in made] != paid:
+            raise KongPaymentsMismatch(
+                f"action {n}: logged kong payments {list(made)!r}, the replay paid {paid!r}"
+            )
+
+
+def _kong_lines(kong_payments: KongPayments, settled: Sequence[Transfer]) -> tuple[KongLine, ...]:
+    """The settled kong payments, each with its kong, read from the facts logged as they happened
+    (issue 18: each action's ``kong_payments``; the kongs are numbered in the order of the actions
+    that paid for them, as ``KongPayment.kong_index`` says)."""
     attributed: list[tuple[int, Meld | None, Transfer]] = []
-    before: tuple[Transfer, ...] = ()
     index = 0
-    for step in steps:
-        after = step.state.kong_transfers
-        new = after[len(before) :]
-        if new:
-            kongs = [e.meld for e in step.events if isinstance(e, Melded) and e.meld.is_kong]
-            index += 1
-            attributed += [(index, kongs[-1] if kongs else None, t) for t in new]
-        before = after
+    for made in kong_payments:
+        if not made:
+            continue
+        index += 1
+        for paid in made:
+            kong = paid.get("kong")
+            meld = None if kong is None else meld_from_json(kong)
+            transfer = Transfer(int(paid["payer"]), int(paid["payee"]), int(paid["amount"]))
+            attributed.append((index, meld, transfer))
     # A variant may settle only some of the kong payments (``settled_kong_transfers``): keep the
     # attributed ones it settled, in order, and any it added without a kong.
     remaining = list(settled)
@@ -171,13 +197,23 @@ def _kong_lines(steps: Sequence[ReplayStep], settled: Sequence[Transfer]) -> tup
     return tuple(lines)
 
 
-def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
+def draft_ledger(
+    steps: Sequence[ReplayStep], *, kong_payments: KongPayments | None = None
+) -> LedgerDraft:
     """The ledger of a round from its replay (spec README item 7; the cap as ``changchun.md``
-    *Cap*: the cap adjustment of a seat is its capped net minus its uncapped net)."""
+    *Cap*: the cap adjustment of a seat is its capped net minus its uncapped net).
+
+    ``kong_payments``: each action's logged kong payments (:data:`KongPayments`; the kong
+    lines are made of them). Without a log (simulated rounds, benchmarks) they are the replay's
+    own (:func:`tables.gameplay.replay_kong_payments`), which is what a table logs."""
     final = steps[-1].state
     result = final.result
     if result is None:
         raise NotEnded("the round has not ended")
+    if kong_payments is None:
+        kong_payments = replay_kong_payments(steps)
+    elif len(kong_payments) != len(steps) - 1:
+        raise ValueError(f"{len(kong_payments)} actions' kong payments for {len(steps) - 1} steps")
     win = nets(result.win_transfers)
     kong = nets(result.kong_transfers)
     capped = result.nets
@@ -195,7 +231,8 @@ def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
     fan = tuple((str(k), int(v)) for k, v in verdict.fan.items()) if verdict else ()
     own = final.variant.flow.settlement_lines(final)
     if own is not None:
-        return _draft_from_lines(final, steps, own, fan)
+        # 成麻 settles every kong payment at once (呼叫转移 moves some later, as its own lines).
+        return _draft_from_lines(final, _kong_lines(kong_payments, final.kong_transfers), own, fan)
     cap = final.options.get("cap")
     return LedgerDraft(
         dealer=final.dealer,
@@ -209,13 +246,13 @@ def draft_ledger(steps: Sequence[ReplayStep]) -> LedgerDraft:
         cap=int(cap) if cap is not None else None,
         nets=capped,
         seats=seats,
-        kongs=_kong_lines(steps, result.kong_transfers),
+        kongs=_kong_lines(kong_payments, result.kong_transfers),
     )
 
 
 def _draft_from_lines(
     final: RoundState,
-    steps: Sequence[ReplayStep],
+    kongs: tuple[KongLine, ...],
     own: Sequence[Mapping[str, Any]],
     fan: tuple[tuple[str, int], ...],
 ) -> LedgerDraft:
@@ -267,7 +304,7 @@ def _draft_from_lines(
         cap=None,
         nets=result.nets,
         seats=seats,
-        kongs=_kong_lines(steps, final.kong_transfers),
+        kongs=kongs,
         lines=lines,
         fan_items=tuple(items),
     )
@@ -394,7 +431,12 @@ def settle_round(round_id: int) -> RoundSettlement | None:
     existing = RoundSettlement.objects.filter(round_id=round_id).first()
     if existing is not None:
         return existing
-    draft = draft_ledger(replay_steps(rnd))
+    # The replay is the check that the log is honest: the ledger's kong lines are the facts
+    # logged as the kongs were paid, and only if the engine, replaying, pays exactly those.
+    steps = replay_steps(rnd)
+    logged = round_kong_payments(rnd)
+    check_kong_payments(logged, steps)
+    draft = draft_ledger(steps, kong_payments=logged)
 
     def write() -> RoundSettlement | None:
         locked = Round.objects.select_for_update().select_related("match__room").get(pk=round_id)

@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import rules.engine as engine
@@ -316,6 +317,16 @@ def kong_payments(
     kongs = [e.meld for e in events if isinstance(e, Melded) and e.meld.is_kong]
     meld = meld_json(kongs[-1]) if kongs else None
     return [{"payer": t.payer, "payee": t.payee, "amount": t.amount, "kong": meld} for t in new]
+
+
+def replay_kong_payments(steps: Sequence[ReplayStep]) -> list[list[dict[str, Any]]]:
+    """Each action's kong payments (:func:`kong_payments`) as the replay ``steps`` make them:
+    what the table logs with each action (``tables.models.RoundAction.kong_payments``), for
+    whoever holds a round without its log (simulated rounds) or checks a log against it (the
+    settlement, the migration test)."""
+    return [
+        kong_payments(before.state, step.state, step.events) for before, step in pairwise(steps)
+    ]
 
 
 # --- what each viewer sees ------------------------------------------------------------------

@@ -5,11 +5,12 @@ spectator) may see of it (spec ``README.md``, *The round*, item 8).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from rules.hand import Meld, Transfer
-from rules.tiles import Tile, tile_name
+from rules.tiles import Tile, parse_tile, tile_name
 
 _TILE_FIELDS = frozenset(
     {
@@ -39,6 +40,20 @@ def meld_json(meld: Meld) -> dict[str, Any]:
     if meld.name is not None:
         out["name"] = meld.name
     return out
+
+
+def meld_from_json(data: Mapping[str, Any]) -> Meld:
+    """The meld :func:`meld_json` wrote, exactly (``meld_from_json(meld_json(m)) == m``): the
+    ledger reads the kong of each logged kong payment back (``scoring.services``)."""
+    name = data.get("name")
+    return Meld(
+        kind=data["type"],
+        tiles=tuple(parse_tile(t) for t in data["tiles"]),
+        concealed=bool(data["concealed"]),
+        from_seat=data["from"],
+        added=bool(data["added"]),
+        name=name,
+    )
 
 
 def encode(name: str, value: Any) -> Any:

@@ -277,6 +277,13 @@ def round_actions(rnd: Round, *, after: int = 0) -> list[dict[str, Any]]:
     return [dict(action) for action in rows.values_list("action", flat=True)]
 
 
+def round_kong_payments(rnd: Round) -> list[list[dict[str, Any]]]:
+    """Each logged action's kong payments, in log order (the facts the ledger's kong lines are
+    made of: ``scoring.services.settle_round``)."""
+    rows = RoundAction.objects.filter(round_id=rnd.pk).order_by("n")
+    return [list(made) for made in rows.values_list("kong_payments", flat=True)]
+
+
 def load_state(rnd: Round) -> RoundState:
     """The engine state of a round at its stored version: cached in the process, else the stored
     snapshot with the logged actions after it, else replayed from the seed and the whole log."""
@@ -483,10 +490,28 @@ def store_event_rows(rnd: Round, events: list[EventRow]) -> None:
 
 def log_played(rnd: Round, actions: list[dict[str, Any]]) -> None:
     """Log ``actions`` as the whole of a round stored in one go (test fixtures, benchmark data:
-    rounds played by the engine elsewhere and stored as a finished table stores them)."""
+    rounds played by the engine elsewhere and stored as a finished table stores them, each
+    action with the kong payments it made: replayed here from the round's seed)."""
+    match = rnd.match
+    steps = gameplay.replay(
+        variant=match.variant,
+        options=match.options,
+        seed=bytes.fromhex(rnd.seed),
+        dealer=rnd.dealer,
+        actions=actions,
+        setup=match_setup(match, before_number=rnd.number, dealer=rnd.dealer),
+    )
+    kongs = gameplay.replay_kong_payments(steps)
     RoundAction.objects.bulk_create(
-        RoundAction(round_id=rnd.pk, n=i + 1, seat=int(a.get("seat", 0)), source="auto", action=a)
-        for i, a in enumerate(actions)
+        RoundAction(
+            round_id=rnd.pk,
+            n=i + 1,
+            seat=int(a.get("seat", 0)),
+            source="auto",
+            action=a,
+            kong_payments=made,
+        )
+        for i, (a, made) in enumerate(zip(actions, kongs, strict=True))
     )
     rnd.action_count = len(actions)
     Round.objects.filter(pk=rnd.pk).update(action_count=len(actions))

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine import action_from_json
+from rules.engine.events import Melded
 from rules.hand import Transfer
 from rules.payments import nets
 from rules.registry import VARIANTS as REGISTRY
 from rules.wall import seed_from_text
-from scoring.services import draft_ledger
+from scoring.services import KongLine, draft_ledger
+from tables import gameplay
+from tables.game import commands
 from tables.gameplay import replay
 from tests.scoring.helpers import play
 
@@ -133,3 +139,84 @@ def test_a_drawn_round_still_pays_its_kongs():
 def test_the_stored_actions_parse_back_to_the_same_actions():
     _state, actions, _ = play(VARIANTS[-1], seed=seed_from_text("json"), dealer=2, bot=7)
     assert [action_from_json(a.to_json()) for a in actions] == actions
+
+
+# --- the ledger from the logged kong payments (issue 18) ----------------------------------------
+
+
+def _kong_lines_by_diff(steps, settled):
+    """The kong lines as the settlement made them before the kong payments were logged: the
+    difference of ``state.kong_transfers`` across each replay step, tied to the step's last kong
+    (kept here as the reference the logged facts must reproduce exactly)."""
+    attributed = []
+    before = ()
+    index = 0
+    for step in steps:
+        after = step.state.kong_transfers
+        new = after[len(before) :]
+        if new:
+            kongs = [e.meld for e in step.events if isinstance(e, Melded) and e.meld.is_kong]
+            index += 1
+            attributed += [(index, kongs[-1] if kongs else None, t) for t in new]
+        before = after
+    remaining = list(settled)
+    lines = []
+    for kong_index, meld, transfer in attributed:
+        if transfer in remaining:
+            remaining.remove(transfer)
+            lines.append(KongLine(kong_index, meld, transfer))
+    return tuple(lines + [KongLine(0, None, t) for t in remaining])
+
+
+def _logged_as_the_table_logs(variant, options, seed, dealer, actions):
+    """Each action applied the way the table applies it (``commands._apply_steps``: the engine's
+    stages, one action's kong payments), through JSON as the log column stores them."""
+    state, _events = gameplay.new_round(variant=variant, options=options, seed=seed, dealer=dealer)
+    progress = commands._Progress(state=state)
+    for action in actions:
+        commands._apply_steps([commands._Step(action.seat, action, "auto")], progress)
+    return json.loads(json.dumps(progress.kongs)), progress.state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_ledger_from_the_logged_kong_payments_is_the_ledger_from_the_replay(variant):
+    kongs = paid = 0
+    melds = []
+    for k in range(40):
+        seed = seed_from_text(f"logged/{variant}/{k}")
+        options = {"cap": 8} if k % 3 == 0 and REGISTRY[variant].option("cap") else {}
+        state, actions, _ = play(variant, seed=seed, dealer=k % 4, options=options, bot=k)
+        logged, live = _logged_as_the_table_logs(variant, options, seed, k % 4, actions)
+        assert live == state
+        steps = replay(
+            variant=variant,
+            options=options,
+            seed=seed,
+            dealer=k % 4,
+            actions=[a.to_json() for a in actions],
+        )
+        assert steps[0].state.kong_transfers == ()  # the deal pays no kong: no action to log it
+        assert logged == gameplay.replay_kong_payments(steps)
+        from_log = draft_ledger(steps, kong_payments=logged)
+        assert from_log == draft_ledger(steps)
+        own = state.variant.flow.settlement_lines(state) is not None
+        settled = state.kong_transfers if own else state.result.kong_transfers
+        assert from_log.kongs == _kong_lines_by_diff(steps, settled)
+        kongs += len(from_log.kongs)
+        paid += len(settled)
+        melds += [m for seat in state.seats for m in seat.melds if m.is_kong]
+    # Not vacuous: the rounds had kongs, and paid for them where kongs pay apart (太原立四 and
+    # Taiwan 16 count them in the win instead: their ``kong_value`` is 0).
+    assert melds
+    assert kongs == paid
+    assert paid or variant in ("taiyuan_lisi", "taiwan16")
+
+
+def test_the_ledger_takes_one_list_of_kong_payments_per_action():
+    seed = seed_from_text("count")
+    _state, actions, _ = play(VARIANTS[0], seed=seed, dealer=0, bot=1)
+    steps = replay(
+        variant=VARIANTS[0], options={}, seed=seed, dealer=0, actions=[a.to_json() for a in actions]
+    )
+    with pytest.raises(ValueError, match="kong payments"):
+        draft_ledger(steps, kong_payments=gameplay.replay_kong_payments(steps)[:-1])

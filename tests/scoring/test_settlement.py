@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.payments import nets
+from rules.tiles import format_tiles, parse_tile
 from scoring import services, tasks
 from scoring.models import FanItem, KongPayment, LedgerEntry, RoundSettlement
-from tables.models import Round
+from tables.models import Round, RoundAction
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,46 @@ def test_kong_payments_are_stored_with_their_kong(make_match, make_round):
     kong = nets(_transfer(p) for p in payments)
     entries = {e.seat: e for e in settlement.entries.all()}
     assert all(entries[s].kong_amount == kong[s] for s in range(4))
+
+
+def _round_with_kong_money(make_match: Any, make_round: Any) -> Round:
+    match = make_match()
+    for number in range(1, 40):
+        rnd = make_round(match, number, seed_text="kong")
+        if RoundAction.objects.filter(round=rnd).exclude(kong_payments=[]).exists():
+            return rnd
+    pytest.fail("no round with a kong payment in 40 seeds")
+
+
+def test_the_kong_lines_are_the_logged_kong_payments(make_match, make_round):
+    rnd = _round_with_kong_money(make_match, make_round)
+    facts = RoundAction.objects.filter(round=rnd).order_by("n").values_list("kong_payments")
+    paid = [made for (made,) in facts if made]  # one kong per action that paid
+    logged = [(index, p) for index, made in enumerate(paid, start=1) for p in made]
+    stored = list(KongPayment.objects.filter(settlement=_settle(rnd)).order_by("pk"))
+    assert [(p.kong_index, p.payer, p.konger, p.amount) for p in stored] == [
+        (index, p["payer"], p["payee"], p["amount"]) for index, p in logged
+    ]
+    assert [p.tiles for p in stored] == [
+        format_tiles(parse_tile(t) for t in p["kong"]["tiles"]) for _index, p in logged
+    ]
+
+
+@pytest.mark.parametrize("tamper", ["dropped", "amount"])
+def test_logged_kong_payments_the_replay_does_not_pay_are_not_settled(
+    make_match, make_round, tamper
+):
+    rnd = _round_with_kong_money(make_match, make_round)
+    row = RoundAction.objects.filter(round=rnd).exclude(kong_payments=[]).first()
+    assert row is not None
+    if tamper == "dropped":  # an action logged without its facts (as 0009 migrated them)
+        row.kong_payments = []
+    else:
+        row.kong_payments = [{**row.kong_payments[0], "amount": row.kong_payments[0]["amount"] + 1}]
+    row.save(update_fields=["kong_payments"])
+    with pytest.raises(services.KongPaymentsMismatch, match=f"action {row.n}"):
+        services.settle_round(rnd.pk)
+    assert not RoundSettlement.objects.filter(round=rnd).exists()
 
 
 def _transfer(p: KongPayment) -> Any:
