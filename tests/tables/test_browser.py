@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from rules.registry import VARIANTS
+from tests.tables.helpers import four_players_seated
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -51,9 +52,16 @@ def _redis_answers(url: str) -> bool:
 
 
 @pytest.fixture
-def live_url(settings: Any) -> Iterator[str]:
-    """The whole ASGI app (static files from the finders) served by uvicorn in a thread."""
+def live_url(settings: Any, monkeypatch: Any) -> Iterator[str]:
+    """The whole ASGI app (static files from the finders) served by uvicorn in a thread.
+
+    The Redis layer's blocking pop is cut to 1 s here: a page closed while its round is still
+    in play leaves its consumer's receive cancelling until that pop returns, and uvicorn's
+    shutdown waits for it (at the default 5 s the join below gave up after 10 s and left the
+    server running into the next test).
+    """
     import uvicorn
+    from channels_redis.core import RedisChannelLayer
     from django.core.asgi import get_asgi_application
 
     from config import settings as project_settings  # the module: not the tests' overrides
@@ -61,6 +69,7 @@ def live_url(settings: Any) -> Iterator[str]:
 
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
+    monkeypatch.setattr(RedisChannelLayer, "brpop_timeout", 1)
     if _redis_answers(settings.REDIS_URL):  # the layer `make test` provides
         settings.CHANNEL_LAYERS = {
             "default": {
@@ -153,21 +162,7 @@ def test_four_browsers_play_a_round_to_the_settlement(
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
         )
-        pages = []
-        for cookie in cookies:
-            context = browser.new_context(locale="zh-CN", viewport={"width": 420, "height": 900})
-            context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_url}])
-            page = context.new_page()
-            page.goto(f"{live_url}/tables/{room.pk}/")
-            pages.append(page)
-        for index, page in enumerate(pages):
-            page.locator(".seat-slot").nth(index).get_by_role("button").click()
-            # Locators, not wait_for_function: the page's CSP forbids the eval that one uses.
-            page.locator(".seat-name").nth(index).wait_for()
-        for page in pages:
-            page.get_by_role("button", name="准备", exact=True).click()
-        for page in pages:
-            page.locator("#table-app.has-round").wait_for(state="visible", timeout=15000)
+        pages = four_players_seated(browser, live_url, room.pk, cookies)
         if room.variant == "taiwan16":
             # 补花: every seat's flowers are shown to every player (taiwan16.md, *Play*).
             for page in pages:

@@ -21,6 +21,7 @@ from rules.engine import Action, apply, legal_actions, new_round, seats_to_act
 from rules.engine.events import Event, KongPaid, SeatWon, WallChecked
 from rules.engine.state import ChoicePhase, RoundState
 from rules.registry import VARIANTS
+from tests.tables.helpers import four_players_seated
 from tests.tables.test_browser import CHROMIUM, _session_cookie, live_url  # noqa: F401
 
 pytestmark = [
@@ -131,21 +132,7 @@ def test_four_browsers_play_a_chengma_round_with_two_wins_to_the_checked_wall(
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
         )
-        pages = []
-        for cookie in cookies:
-            context = browser.new_context(locale="zh-CN", viewport={"width": 420, "height": 900})
-            context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_url}])
-            context.set_default_timeout(20000)
-            page = context.new_page()
-            page.goto(f"{live_url}/tables/{room.pk}/")
-            pages.append(page)
-        for index, page in enumerate(pages):
-            page.locator(".seat-slot").nth(index).get_by_role("button").click()
-            page.locator(".seat-name").nth(index).wait_for()
-        for page in pages:
-            page.get_by_role("button", name="准备", exact=True).click()
-        for page in pages:
-            page.locator("#table-app.has-round").wait_for(state="visible", timeout=15000)
+        pages = four_players_seated(browser, live_url, room.pk, cookies, default_timeout_ms=20000)
         for number, (seat, action, _events) in enumerate(steps):
             _target(pages[seat], action).click()
             if number == 3:  # the fourth void choice: every seat's void suit is shown to all
