@@ -19,6 +19,7 @@ export function initialState() {
     acked: false, // the server applied it; the click stays spent until the next decision
     counter: 0,
     tingMode: false,
+    picked: [], // 换三张: positions in the own hand (handModel's order) chosen to pass on
     lastDiscard: null, // {seat, tile}: the newest discard (highlighted)
     notice: null, // why a round was voided: {kind: "player_left", seat, name} …
   };
@@ -53,6 +54,8 @@ export function reduce(state, message) {
       return [tingDiscards(state).length ? { ...state, tingMode: !state.tingMode } : state, []];
     case "ui/act":
       return onAct(state, message.action, message.now ?? 0);
+    case "ui/pick":
+      return [onPick(state, message.index), []];
     default:
       return [state, []];
   }
@@ -79,6 +82,7 @@ function onSnapshot(state, message) {
     lastDiscard: claimedTile(decision) || (newRound ? null : state.lastDiscard),
     notice: message.notice || (newRound ? null : state.notice),
   };
+  next.picked = keptPicks(state, next);
   const effects = newRound && message.status === "playing" ? [{ type: "sound", name: "deal" }] : [];
   return [next, effects.concat(promptEffects(state, next))];
 }
@@ -122,6 +126,7 @@ function onDecision(state, message) {
     tingMode: moved ? false : state.tingMode,
     lastDiscard: claimedTile(decision) || state.lastDiscard,
   };
+  next.picked = keptPicks(state, next);
   return [next, moved ? promptEffects(state, next) : []];
 }
 
@@ -192,27 +197,103 @@ function withoutTiles(all, some) {
   return rest;
 }
 
-/**
- * The own hand as the page draws it: standing tiles (立牌, Li-Si) first, the others, the drawn
- * tile apart; each with the discard a click sends (null: not playable now). A standing tile may
- * only go as the ting discard, so it plays as one; the others follow the 听 toggle.
- */
-export function handModel(state) {
+/** The own tiles in the order the page draws them: standing tiles (立牌, Li-Si) first, the
+ *  others, the drawn tile apart, each `{name, kind}`; null when this viewer holds no hand. */
+function ownTiles(state) {
   const v = view(state);
   const you = me(state);
   if (!v || you === null) return null;
   const seat = v.seats[you];
   if (!seat || !seat.concealed) return null;
+  const standing = seat.standing || [];
+  const tiles = standing.map((name) => ({ name, kind: "standing" }));
+  for (const name of withoutTiles(seat.concealed, standing)) tiles.push({ name, kind: "plain" });
+  if (seat.drawn) tiles.push({ name: seat.drawn, kind: "drawn" });
+  return tiles;
+}
+
+/**
+ * The own hand as the page draws it (see ownTiles), each tile with the discard a click sends
+ * (null: not playable now). A standing tile may only go as the ting discard, so it plays as
+ * one; the others follow the 听 toggle. During 换三张 a click picks a tile instead: each tile
+ * says whether it is picked and whether a click may pick or unpick it (`pickable`), and
+ * `exchange` is the offer the picked tiles make (null until they are exactly one).
+ */
+export function handModel(state) {
+  const v = view(state);
+  const own = ownTiles(state);
+  if (!own) return null;
+  const seat = v.seats[me(state)];
   const actions = state.pending ? [] : legal(state).filter((a) => a.kind === "discard");
   const pick = (name, ting) => actions.find((a) => a.tile === name && a.ting === ting) || null;
-  const standing = seat.standing || [];
-  const tiles = [];
-  for (const name of standing) tiles.push({ name, kind: "standing", action: pick(name, true) });
-  for (const name of withoutTiles(seat.concealed, standing)) {
-    tiles.push({ name, kind: "plain", action: pick(name, state.tingMode) });
+  const tiles = own.map(({ name, kind }) => ({ name, kind, action: pick(name, kind === "standing" || state.tingMode) }));
+  const model = { tiles, melds: seat.melds, flowers: seat.flowers || [], ting: seat.ting, waits: seat.waits || [] };
+  const offers = exchangeOffers(legal(state));
+  if (!offers.length) return model;
+  const names = state.picked.map((i) => own[i].name);
+  tiles.forEach((t, i) => {
+    t.picked = state.picked.includes(i);
+    t.pickable = !state.pending && (t.picked || canPick(offers, names, t.name));
+  });
+  return { ...model, picking: true, picked: names, exchange: exchangeFor(offers, names) };
+}
+
+// --- 换三张 (成麻): three tiles of one suit picked in the own hand ---------------------------------
+//
+// The engine offers every pick as a legal action (`exchange_three` with its `tiles`): the page
+// knows no rule of the exchange and lets a tile be picked only while the picked tiles are still
+// part of some offer. The confirm button sends the offer they make, exactly as the server sent it.
+
+/** The 换三张 offers among `actions`. */
+export function exchangeOffers(actions) {
+  return actions.filter((a) => a.kind === "exchange_three");
+}
+
+/** Whether the tile names `some` are among `all`, each as often as it is there (multisets). */
+function within(some, all) {
+  const rest = [...all];
+  for (const name of some) {
+    const i = rest.indexOf(name);
+    if (i < 0) return false;
+    rest.splice(i, 1);
   }
-  if (seat.drawn) tiles.push({ name: seat.drawn, kind: "drawn", action: pick(seat.drawn, state.tingMode) });
-  return { tiles, melds: seat.melds, flowers: seat.flowers || [], ting: seat.ting, waits: seat.waits || [] };
+  return true;
+}
+
+/** Whether `name`, picked after `names`, still leaves an offer to complete. */
+export function canPick(offers, names, name) {
+  const wanted = [...names, name];
+  return offers.some((offer) => within(wanted, offer.tiles));
+}
+
+/** The offer whose tiles are exactly `names` as a multiset (in any order), else null. */
+export function exchangeFor(offers, names) {
+  return offers.find((offer) => offer.tiles.length === names.length && within(names, offer.tiles)) || null;
+}
+
+/** A click on the own tile at `index` during 换三张: picks or unpicks it, when it may. */
+function onPick(state, index) {
+  const own = ownTiles(state);
+  const offers = exchangeOffers(legal(state));
+  if (state.pending || !own || !offers.length || !own[index]) return state;
+  if (state.picked.includes(index)) return { ...state, picked: state.picked.filter((i) => i !== index) };
+  const names = state.picked.map((i) => own[i].name);
+  if (!canPick(offers, names, own[index].name)) return state;
+  return { ...state, picked: [...state.picked, index] };
+}
+
+/**
+ * The picks survive a new decision while it still offers 换三张 for the same hand: the four
+ * seats pick at once, and another seat's answer (a new version) must not undo this one's
+ * picking. Anything else (this seat answered, the next phase, another round) clears them.
+ */
+function keptPicks(before, after) {
+  if (!before.picked.length || !before.round || !after.round || before.round.id !== after.round.id) return [];
+  const offers = exchangeOffers(legal(after));
+  const own = ownTiles(after);
+  if (!offers.length || JSON.stringify(own) !== JSON.stringify(ownTiles(before))) return [];
+  const names = before.picked.map((i) => own[i].name);
+  return names.every((_, n) => canPick(offers, names.slice(0, n), names[n])) ? before.picked : [];
 }
 
 /** The tiles a claim or a declaration would lay down: what the prompt shows beside its button. */
@@ -258,8 +339,14 @@ export function promptModel(state) {
     };
   }
   if (phase.kind === "choice") {
-    // 成麻 定缺 / 换三张: every seat at once, in secret.
-    if (!others.length) return null;
+    // 成麻 定缺 / 换三张: every seat at once, in secret. 定缺 is three buttons; 换三张 is picked
+    // in the hand (handModel) and sent by one button, enabled once the picks are an offer.
+    if (!others.length) return phase.you_answered ? { kind: "choice", name: phase.name, waiting: true, choices: [] } : null;
+    if (phase.name === "huansanzhang") {
+      const hand = handModel(state);
+      if (!hand) return null;
+      return { kind: "choice", name: phase.name, choices: [], picked: hand.picked, exchange: hand.exchange };
+    }
     return { kind: "choice", name: phase.name, choices: others.map((action) => ({ action, tiles: action.tiles || [] })) };
   }
   if (phase.kind === "turn" && phase.seat === you) {

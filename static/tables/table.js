@@ -117,7 +117,10 @@ function announcePrompt() {
   const choices = prompt.choices
     .filter((c) => c.action.kind !== "pass")
     .map((c) => [actionWord(c.action.kind, c.action), ...c.tiles.map(tileWords)].join(" "));
-  if (prompt.kind === "turn") {
+  if (prompt.kind === "choice") {
+    if (prompt.waiting) return;
+    say(prompt.name === "huansanzhang" ? _("换三张：在手牌里点选同一门的三张，再按「换出」") : _("定缺：选一门不要的花色（四家都选好后亮出）"), "prompt");
+  } else if (prompt.kind === "turn") {
     say(choices.length ? fmt(_("轮到你出牌；也可以：%s"), choices.join("，")) : _("轮到你出牌"), "prompt");
   } else {
     say(fmt(_("%s 打出 %s，你可以：%s"), seatLabel(state, prompt.discarder), tileWords(prompt.tile), choices.join("，")), "prompt");
@@ -167,6 +170,7 @@ const hooks = {
     scheduleRender();
   },
   act: (action) => dispatch({ type: "ui/act", action, now: Date.now() }),
+  pick: (index) => dispatch({ type: "ui/pick", index }),
   toggleTing: () => dispatch({ type: "ui/ting" }),
   sit: (index) => post(app.dataset.sitUrl, { index }),
   ready: (ready = true) => socket.send({ type: "ready", ready }),
@@ -229,6 +233,7 @@ document.addEventListener("keydown", (event) => {
   else if (key === "p" || key === "P") handled = clickKey("P");
   else if (key === "k" || key === "K") handled = clickKey("K");
   else if (key === "c" || key === "C") handled = clickKey("C");
+  else if (key === "s" || key === "S") handled = clickKey("S");
   else if (key === "Escape") handled = clickKey("Space");
   else if (key === " " && !(target && target.closest && target.closest("button"))) handled = clickKey("Space");
   else if (key === "r" || key === "R") {

@@ -310,17 +310,24 @@ export function renderOwn(root, state, hooks) {
   hand.setAttribute("aria-label", _("我的手牌"));
   const myTurn = legal(state).some((a) => a.kind === "discard");
   hand.classList.toggle("my-turn", myTurn);
+  hand.classList.toggle("picking", Boolean(model.picking));
   model.tiles.forEach((t, i) => {
     const classes = ["t-hand"];
     if (t.kind === "standing") classes.push("standing");
     if (t.kind === "drawn") classes.push("drawn");
     if (t.action) classes.push("playable");
     if (t.action && t.action.ting) classes.push("ting-play");
+    if (t.pickable) classes.push("pickable");
+    if (t.picked) classes.push("picked");
     const node = tileEl(t.name, { classes: classes.join(" "), tag: "button" });
     node.dataset.index = String(i);
-    node.disabled = !t.action;
+    node.disabled = !t.action && !t.pickable;
     if (t.kind === "standing") node.title = fmt(_("%s（立牌：只能报听时打出）"), tileWords(t.name));
-    if (t.action) {
+    if (model.picking) {
+      // 换三张: a click picks the tile or puts it back (state.js, onPick).
+      node.setAttribute("aria-pressed", String(Boolean(t.picked)));
+      node.addEventListener("click", () => hooks.pick(i));
+    } else if (t.action) {
       node.setAttribute("aria-label", t.action.ting ? fmt(_("打出 %s 并报听"), tileWords(t.name)) : fmt(_("打出 %s"), tileWords(t.name)));
       node.addEventListener("click", () => hooks.act(t.action));
     }
@@ -401,6 +408,7 @@ const SHORTCUTS = {
   add_to_special_kong: "K",
   chow: "C",
   chow_ting: "C",
+  exchange_three: "S",
   pass: "Space",
 };
 
@@ -427,6 +435,24 @@ export function actionButton(choice, hooks, pending) {
   return button;
 }
 
+/** 换三张's one button: the picked tiles, sent as the offer they make (enabled only then). */
+function exchangeButton(prompt, hooks, pending) {
+  const button = el("button", "button action action-exchange_three");
+  button.type = "button";
+  button.append(el("span", "action-word", _("换出")));
+  const box = el("span", "action-tiles");
+  for (let i = 0; i < 3; i += 1) {
+    box.append(i < prompt.picked.length ? tileEl(prompt.picked[i], { classes: "t-sm" }) : el("span", "tile t-sm slot"));
+  }
+  button.append(box, el("kbd", "shortcut", SHORTCUTS.exchange_three));
+  button.dataset.key = SHORTCUTS.exchange_three;
+  const words = prompt.picked.map(tileWords).join(" ");
+  button.setAttribute("aria-label", words ? `${_("换出")} ${words}` : _("换出"));
+  button.disabled = Boolean(pending) || !prompt.exchange;
+  button.addEventListener("click", () => prompt.exchange && hooks.act(prompt.exchange));
+  return button;
+}
+
 export function renderPrompt(root, state, hooks) {
   const box = root.querySelector('[data-role="actions"]');
   const v = view(state);
@@ -438,17 +464,19 @@ export function renderPrompt(root, state, hooks) {
     box.hidden = false;
     return;
   }
-  if (!prompt || (prompt.kind === "turn" && !prompt.choices.length && !prompt.ting)) {
-    const hint = prompt && prompt.discard ? el("p", "prompt-hint", _("轮到你：点一张牌打出")) : null;
+  if (!prompt || (prompt.kind === "turn" && !prompt.choices.length && !prompt.ting) || prompt.waiting) {
+    let hint = prompt && prompt.discard ? el("p", "prompt-hint", _("轮到你：点一张牌打出")) : null;
+    if (prompt && prompt.waiting) hint = el("p", "prompt-hint", _("已选好，等其他玩家选完"));
     box.replaceChildren(...(hint ? [hint] : []));
     box.hidden = !hint;
     return;
   }
   box.hidden = false;
   const nodes = [];
-  if (prompt.kind === "choice") {
-    const text = prompt.name === "huansanzhang" ? _("换三张：选同一门的三张牌换出") : _("定缺：选一门不要的花色（四家都选好后亮出）");
-    nodes.push(el("p", "prompt-line", text));
+  if (prompt.kind === "choice" && prompt.name === "huansanzhang") {
+    nodes.push(el("p", "prompt-line", _("换三张：在手牌里点选同一门的三张，再按「换出」")));
+  } else if (prompt.kind === "choice") {
+    nodes.push(el("p", "prompt-line", _("定缺：选一门不要的花色（四家都选好后亮出）")));
   } else if (prompt.kind === "claims" || prompt.kind === "rob_kong") {
     const line = el("p", "prompt-line");
     const what = prompt.kind === "rob_kong" ? _("%s 补杠") : _("%s 打出");
@@ -471,6 +499,7 @@ export function renderPrompt(root, state, hooks) {
     buttons.append(ting);
   }
   for (const choice of prompt.choices) buttons.append(actionButton(choice, hooks, state.pending));
+  if (prompt.kind === "choice" && prompt.name === "huansanzhang") buttons.append(exchangeButton(prompt, hooks, state.pending));
   nodes.push(buttons);
   box.replaceChildren(...nodes);
 }

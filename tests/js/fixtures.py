@@ -97,7 +97,36 @@ def settlement() -> dict[str, Any]:
     raise AssertionError("no Harbin round with a win, a kong and a cap")
 
 
-FIXTURES = {"lisi_ting": lisi_ting, "claim": claim, "settlement": settlement}
+def huansanzhang() -> dict[str, Any]:
+    """成麻 with 换三张 on, from the dealer's seat (14 tiles, the drawn one apart): the choice as
+    dealt (``asked``), after another seat answered (``other_answered``: a new version, the same
+    offers), after the dealer answered too (``answered``), and the 定缺 that follows
+    (``dingque``). The seed deals the dealer a pair in a suit it may pass on."""
+    cm = get_variant("chengma")
+    for i in range(100):
+        seed = hashlib.sha256(b"queyou huansanzhang %d" % i).digest()
+        state, _ = new_round(variant=cm, seed=seed, dealer=0, options={"huansanzhang": True})
+        offers = legal_actions(state, 0)
+        if not any(len(set(a.tiles)) < 3 for a in offers):  # type: ignore[attr-defined]
+            continue
+        asked = decision(state, 0)
+        state, _ = apply(state, legal_actions(state, 1)[0])
+        other = decision(state, 0)
+        state, _ = apply(state, offers[0])
+        answered = decision(state, 0)
+        for seat in (2, 3):
+            state, _ = apply(state, legal_actions(state, seat)[0])
+        after = decision(state, 0)
+        return {"asked": asked, "other_answered": other, "answered": answered, "dingque": after}
+    raise AssertionError("no 换三张 deal with a pair in a suit to pass on")
+
+
+FIXTURES = {
+    "lisi_ting": lisi_ting,
+    "claim": claim,
+    "settlement": settlement,
+    "huansanzhang": huansanzhang,
+}
 
 
 def text(name: str) -> str:

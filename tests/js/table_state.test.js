@@ -5,7 +5,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import {
+  canPick,
   clockModel,
+  exchangeFor,
+  exchangeOffers,
   handModel,
   initialState,
   linesTotal,
@@ -184,4 +187,113 @@ test("the clock shows whose turn and the seconds left", () => {
   const clock = clockModel(state, Date.parse("2029-12-31T23:59:52.5Z"));
   assert.deepEqual(clock, { seat: decision.turn_seat, seconds: 8, urgent: false });
   assert.equal(clockModel(state, Date.parse("2029-12-31T23:59:57Z")).urgent, true);
+});
+
+// --- 换三张 (成麻): three tiles picked in the own hand, one button sends the offer they make -----
+
+const hsz = () => fixture("huansanzhang");
+
+/** The hand positions of these tile names, left to right (each name once per occurrence). */
+function positions(hand, names) {
+  const used = new Set();
+  return names.map((name) => {
+    const i = hand.tiles.findIndex((t, j) => t.name === name && !used.has(j));
+    used.add(i);
+    return i;
+  });
+}
+
+const pickAll = (state, indices) => run(indices.map((index) => ({ type: "ui/pick", index })), state)[0];
+
+test("换三张 picking: a tile is pickable only while an offer still holds the picked tiles", () => {
+  const offers = exchangeOffers(hsz().asked.legal_actions);
+  assert.equal(offers.length, hsz().asked.legal_actions.length);
+  assert.ok(offers.some((o) => o.tiles[0] === "2m" && o.tiles[1] === "2m"), "the deal has a pair in a suit to pass on");
+  assert.ok(canPick(offers, [], "9p"));
+  assert.ok(canPick(offers, ["2m"], "2m"), "a pair may go together");
+  assert.ok(!canPick(offers, ["2m", "2m"], "2m"), "no third 2m in the hand");
+  assert.ok(!canPick(offers, ["2m"], "3p"), "one suit only");
+  assert.ok(!canPick(offers, ["2m", "4m", "9m"], "5m"), "three at most");
+  assert.equal(exchangeFor(offers, ["2m", "4m"]), null);
+  // A multiset in any order is the offer with those tiles, as the server wrote it.
+  assert.deepEqual(exchangeFor(offers, ["8s", "6s", "8s"]), { kind: "exchange_three", seat: 0, tiles: ["6s", "8s", "8s"] });
+  assert.equal(exchangeFor(offers, ["8s", "6s", "6s"]), null);
+});
+
+test("换三张: the hand picks and unpicks; the prompt is one button enabled by an exact offer", () => {
+  const { asked } = hsz();
+  const [state, effects] = run([table(0), snapshotOf(asked)]);
+  assert.ok(effects.some((e) => e.type === "sound"));
+  const prompt = promptModel(state);
+  assert.equal(prompt.kind, "choice");
+  assert.equal(prompt.name, "huansanzhang");
+  assert.deepEqual(prompt.choices, [], "no button per offer");
+  assert.equal(prompt.exchange, null);
+  let hand = handModel(state);
+  assert.equal(hand.picking, true);
+  assert.equal(hand.tiles.length, 14);
+  assert.ok(hand.tiles.every((t) => t.pickable && !t.picked && t.action === null));
+  // Pick 2m, then 3p is out (another suit) and the drawn 5m still in.
+  const [two, twoAgain, drawn] = positions(hand, ["2m", "2m", "5m"]);
+  assert.equal(hand.tiles[drawn].kind, "drawn");
+  let picked = pickAll(state, [two]);
+  hand = handModel(picked);
+  assert.deepEqual(hand.picked, ["2m"]);
+  assert.ok(hand.tiles[two].picked);
+  assert.ok(hand.tiles.filter((t) => t.name.endsWith("p") || t.name.endsWith("s")).every((t) => !t.pickable));
+  assert.ok(hand.tiles[drawn].pickable);
+  // A click on a tile that cannot join changes nothing.
+  const other = hand.tiles.findIndex((t) => t.name === "3p");
+  assert.equal(reduce(picked, { type: "ui/pick", index: other })[0], picked);
+  // Three of one suit: the button's offer; the rest of the hand is closed.
+  picked = pickAll(picked, [twoAgain, drawn]);
+  hand = handModel(picked);
+  assert.deepEqual(hand.picked, ["2m", "2m", "5m"]);
+  assert.ok(hand.tiles.filter((t) => !t.picked).every((t) => !t.pickable));
+  assert.ok(hand.tiles.filter((t) => t.picked).every((t) => t.pickable), "a picked tile may be put back");
+  assert.deepEqual(promptModel(picked).exchange, { kind: "exchange_three", seat: 0, tiles: ["2m", "2m", "5m"] });
+  // Unpicking one leaves no offer: the button is off again.
+  const unpicked = pickAll(picked, [twoAgain]);
+  assert.deepEqual(handModel(unpicked).picked, ["2m", "5m"]);
+  assert.equal(promptModel(unpicked).exchange, null);
+  // The button sends exactly the offer, once.
+  const action = promptModel(picked).exchange;
+  const [sent, out] = run([{ type: "ui/act", action, now: 1 }, { type: "ui/act", action, now: 2 }], picked);
+  const sends = out.filter((e) => e.type === "send");
+  assert.equal(sends.length, 1);
+  assert.deepEqual(sends[0].message.action, { kind: "exchange_three", tiles: ["2m", "2m", "5m"] });
+  assert.equal(sends[0].message.version, asked.version);
+  // While it is on its way the picks stay shown and nothing else can be picked.
+  assert.ok(handModel(sent).tiles.every((t) => !t.pickable));
+  assert.deepEqual(handModel(sent).picked, ["2m", "2m", "5m"]);
+  assert.equal(reduce(sent, { type: "ui/pick", index: two })[0], sent);
+});
+
+test("换三张: another seat's answer keeps the picks; one's own answer ends them", () => {
+  const { asked, other_answered: other, answered, dingque } = hsz();
+  const [state] = run([table(0), snapshotOf(asked)]);
+  const hand = handModel(state);
+  const picks = positions(hand, ["6s", "8s"]);
+  const picked = pickAll(state, picks);
+  const [kept] = run([other], picked);
+  assert.equal(kept.decision.version, other.version);
+  assert.deepEqual(kept.picked, picks, "the other seat's answer does not undo this one's picking");
+  // Sent and applied: the dealer is no longer asked, the picks go and the page waits.
+  const action = exchangeFor(exchangeOffers(other.legal_actions), ["6s", "8s", "8s"]);
+  const [sent, effects] = run([{ type: "ui/act", action, now: 3 }], pickAll(kept, [positions(hand, ["8s", "8s"])[1]]));
+  const id = effects[0].message.client_action_id;
+  const [done] = run([{ type: "ack", client_action_id: id, version: answered.version, seq: 5, duplicate: false }, answered], sent);
+  assert.deepEqual(done.picked, []);
+  assert.equal(done.pending, null);
+  assert.equal(handModel(done).picking, undefined);
+  assert.deepEqual(promptModel(done), { kind: "choice", name: "huansanzhang", waiting: true, choices: [] });
+  // A snapshot of another round never carries picks over.
+  const [fresh] = run([snapshotOf({ ...asked, round_id: asked.round_id + 1 })], picked);
+  assert.deepEqual(fresh.picked, []);
+  // 定缺 after the exchange stays three buttons.
+  const [void_] = run([dingque], done);
+  const prompt = promptModel(void_);
+  assert.equal(prompt.name, "dingque");
+  assert.deepEqual(prompt.choices.map((c) => c.action.kind), ["choose_void", "choose_void", "choose_void"]);
+  assert.equal(handModel(void_).picking, undefined);
 });
