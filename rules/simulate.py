@@ -6,7 +6,8 @@ and ting declarations included), with a :class:`random.Random` seeded from the s
 walls come from the engine's DRBG keyed by ``sha256(f"{seed}/round/{i}")``; the first dealer from
 ``sha256(f"{seed}/dealer")``. After every round: every tile is accounted for (hands, melds,
 discards and wall make the full set), payments sum to zero, no net exceeds the cap, and replaying
-the recorded actions from the seed reproduces the identical final state. Same seed, same result.
+the recorded actions from the seed (:func:`rules.replay.replay`, the replay the tables use too)
+reproduces the identical final state. Same seed, same result.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rules.engine.core import seats_to_act
 from rules.engine.flow import NextRound
 from rules.engine.state import EndedPhase
 from rules.registry import get_variant
+from rules.replay import replay
 from rules.tiles import EAST, Tile, count_tiles, full_set
 from rules.variant import Variant
 from rules.wall import Drbg, seed_from_text
@@ -98,24 +100,6 @@ def play_round(
         taken.append(action)
         state, _ = apply(state, action)
     return state, taken
-
-
-def replay(
-    variant: Variant,
-    *,
-    seed: bytes,
-    dealer: int,
-    actions: list[Action],
-    round_wind: Tile = EAST,
-    lianzhuang: int = 0,
-) -> RoundState:
-    """The state reached by applying ``actions`` to a fresh round from ``seed``."""
-    state, _ = new_round(
-        variant=variant, seed=seed, dealer=dealer, round_wind=round_wind, lianzhuang=lianzhuang
-    )
-    for action in actions:
-        state, _ = apply(state, action)
-    return state
 
 
 def replay_differs(seed: bytes, dealer: int, actions: list[Action], state: RoundState) -> bool:

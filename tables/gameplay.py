@@ -6,8 +6,9 @@ the table needs and the engine has no opinion on: *who must decide now* (seats w
 ``legal_actions``) and *what a seat does when its clock runs out* (:func:`default_action`).
 
 The database keeps each round's seed, dealer and action log, its truth: a round is a pure function
-of those (engine brief, "Randomness"), so :func:`replay` rebuilds any state, for the live table,
-the settlement and the replay page alike. The whole engine state (``rules.persist``, server side
+of those (engine brief, "Randomness"), so :func:`replay` (the rules' one replay,
+:mod:`rules.replay`, read from the log's JSON) rebuilds any state, for the live table, the
+settlement and the replay page alike. The whole engine state (``rules.persist``, server side
 only) is stored now and then as a cache, and committed states are cached in the process by round
 and version.
 """
@@ -23,6 +24,7 @@ from typing import Any
 
 import rules.engine as engine
 import rules.persist as persist
+import rules.replay as rules_replay
 import rules.settlement as settlement
 import rules.views as rules_views
 from rules.engine import RoundState
@@ -128,8 +130,9 @@ def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, li
 
 @dataclass(frozen=True)
 class ReplayStep:
-    """One step of a round: the action applied (``None`` for the deal), the events it caused and
-    the state after it."""
+    """One step of a round (:class:`rules.replay.ReplayStep`) with its action as the log holds it
+    (JSON; ``None`` for the deal): the action applied, the events it caused and the state after
+    it."""
 
     action: dict[str, Any] | None
     events: tuple[Event, ...]
@@ -145,23 +148,36 @@ def replay(
     actions: Sequence[Mapping[str, Any]],
     setup: RoundSetup | None = None,
 ) -> list[ReplayStep]:
-    """Every step of a round, from the deal to its last logged action: THE replay (spec README:
-    a round is a pure function of its seed, dealer and actions). The live table
-    (:func:`tables.game.store.replay_state`), the settlement and the replay page all use it."""
-    state, events = new_round(
-        variant=variant, options=options, seed=seed, dealer=dealer, setup=setup
+    """Every step of a round, from the deal to its last logged action: THE replay
+    (:func:`rules.replay.replay_steps`, which the simulator uses too), read from the log's JSON
+    and the match's setup. The live table (:func:`tables.game.store.replay_state`), the
+    settlement and the replay page all use it."""
+    from rules.registry import get_variant
+
+    logged = [dict(data) for data in actions]
+    extra: dict[str, Any] = {}
+    if setup is not None:
+        extra = {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
+    steps = rules_replay.replay_steps(
+        get_variant(variant),
+        options=dict(options),
+        seed=seed,
+        dealer=dealer,
+        actions=(engine.action_from_json(dict(data)) for data in logged),
+        **extra,
     )
-    steps = [ReplayStep(action=None, events=tuple(events), state=state)]
-    for data in actions:
-        state, events = apply(state, engine.action_from_json(dict(data)))
-        steps.append(ReplayStep(action=dict(data), events=tuple(events), state=state))
-    return steps
+    return [
+        ReplayStep(action=data, events=step.events, state=step.state)
+        for data, step in zip([None, *logged], steps, strict=True)
+    ]
 
 
 def replay_onto(state: RoundState, actions: Sequence[Mapping[str, Any]]) -> RoundState:
-    """``state`` (a snapshot) with the logged ``actions`` that followed it applied."""
-    for data in actions:
-        state, _events = apply(state, engine.action_from_json(dict(data)))
+    """``state`` (a snapshot) with the logged ``actions`` that followed it applied
+    (:func:`rules.replay.replay_onto`)."""
+    parsed = (engine.action_from_json(dict(data)) for data in actions)
+    for step in rules_replay.replay_onto(state, parsed):
+        state = step.state
     return state
 
 

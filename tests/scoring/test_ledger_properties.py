@@ -220,3 +220,26 @@ def test_the_ledger_takes_one_list_of_kong_payments_per_action():
     )
     with pytest.raises(ValueError, match="kong payments"):
         draft_ledger(steps, kong_payments=gameplay.replay_kong_payments(steps)[:-1])
+
+
+def test_the_table_replays_with_the_rules_replay():
+    """``tables.gameplay.replay`` is the rules' replay read from the log's JSON: the same steps,
+    each with its action as logged."""
+    from rules.replay import replay_steps
+
+    seed = seed_from_text("one replay")
+    _state, actions, _ = play("taiwan16", seed=seed, dealer=3, bot=5)
+    logged = [a.to_json() for a in actions]
+    setup = gameplay.round_setup("taiwan16", 0, [(0, 1), (1, 2), (2, 3)])
+    table = replay(variant="taiwan16", options={}, seed=seed, dealer=3, actions=logged, setup=setup)
+    rules_steps = replay_steps(
+        REGISTRY["taiwan16"],
+        seed=seed,
+        dealer=3,
+        actions=actions,
+        options={},
+        round_wind=setup.round_wind,
+        lianzhuang=setup.lianzhuang,
+    )
+    assert [(s.events, s.state) for s in table] == [(s.events, s.state) for s in rules_steps]
+    assert [s.action for s in table] == [None, *logged]
