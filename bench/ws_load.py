@@ -1193,12 +1193,19 @@ def _fmt(value: float) -> str:
     return "—" if value != value else f"{value:.1f}"
 
 
-def latest_points() -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
+BEFORE_LABEL = "before"
+"""Runs of an earlier design kept to be plotted beside the main series (``--label before``)."""
+
+
+def latest_points(
+    label: str = "main",
+) -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
+    """The latest run of each table count of series ``label``: Queyou's and the floor's."""
     results = json.loads(RESULTS_JSON.read_text()) if RESULTS_JSON.exists() else []
     ours: dict[int, dict[str, Any]] = {}
     floor: dict[int, dict[str, Any]] = {}
     for r in results:
-        if r.get("label", "main") != "main":
+        if r.get("label", "main") != label:
             continue
         if r["kind"] in ("floor", "queyou"):
             (floor if r["kind"] == "floor" else ours)[r["tables"]] = r
@@ -1214,7 +1221,7 @@ def experiment_rows() -> list[str]:
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|",
     ]
     for r in results:
-        if r.get("label", "main") == "main":
+        if r.get("label", "main") in ("main", BEFORE_LABEL):
             continue
         errors = ", ".join(f"{c} {n}" for c, n in r["errors"].items()) or "0"
         rows.append(
@@ -1248,15 +1255,29 @@ def verdict(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) -
     return "\n".join(lines)
 
 
-def plot_svg(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) -> str:
-    """Latency (p50, p99) against tables, Queyou and the floor; both axes logarithmic (the floor
-    is milliseconds, a saturated server seconds), dependency-free."""
+def _measured(value: Any) -> bool:
+    """A latency that can be drawn on a log axis (not None, NaN or zero: nothing measured)."""
+    return isinstance(value, int | float) and value == value and value > 0
+
+
+def plot_svg(
+    ours: dict[int, dict[str, Any]],
+    floor: dict[int, dict[str, Any]],
+    before: dict[int, dict[str, Any]] | None = None,
+) -> str:
+    """Latency (p50, p99) against tables, Queyou and the floor, and an earlier design's Queyou
+    series (``before``) when there is one; both axes logarithmic (the floor is milliseconds, a
+    saturated server seconds), dependency-free."""
     import math
 
-    width, height, left, bottom, top, right = 660, 400, 60, 50, 30, 150
-    xs = sorted(set(ours) | set(floor)) or [1]
+    before = before or {}
+    width, height, left, bottom, top, right = 660, 400, 60, 50, 30, 170
+    xs = sorted(set(ours) | set(floor) | set(before)) or [1]
     values = [
-        r[k] for r in [*ours.values(), *floor.values()] for k in ("p50_ms", "p99_ms") if r[k] > 0
+        r[k]
+        for r in [*ours.values(), *floor.values(), *before.values()]
+        for k in ("p50_ms", "p99_ms")
+        if _measured(r[k])
     ]
     lo = 10 ** math.floor(math.log10(max(0.1, min(values, default=1.0))))
     hi = 10 ** math.ceil(math.log10(max(100.0, max(values, default=100.0))))
@@ -1308,8 +1329,13 @@ def plot_svg(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) 
         ("floor p99", floor, "p99_ms", "#2c3e50", "6 3"),
         ("floor p50", floor, "p50_ms", "#7f8c8d", "6 3"),
     ]
+    if before:
+        series += [
+            ("before #18: p99", before, "p99_ms", "#e6a0a0", "2 3"),
+            ("before #18: p50", before, "p50_ms", "#f5c99b", "2 3"),
+        ]
     for n, (label, data, key, colour, dash) in enumerate(series):
-        points = [(x, data[x][key]) for x in sorted(data) if data[x][key] == data[x][key]]
+        points = [(x, data[x][key]) for x in sorted(data) if _measured(data[x][key])]
         if points:
             path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in points)
             parts.append(
@@ -1332,8 +1358,9 @@ def plot_svg(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) 
 
 def write_report() -> None:
     ours, floor = latest_points()
+    before, _ = latest_points(BEFORE_LABEL)
     PLOT_SVG.parent.mkdir(parents=True, exist_ok=True)
-    PLOT_SVG.write_text(plot_svg(ours, floor))
+    PLOT_SVG.write_text(plot_svg(ours, floor, before))
     rows = [
         "| tables | sockets | actions/s | p50 ms | p95 ms | p99 ms | max ms | floor p50 | "
         "floor p99 | p50 ÷ floor | measured / undelivered | errors | leaks | resyncs "
