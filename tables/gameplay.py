@@ -67,11 +67,12 @@ def new_round(
     variant."""
     from rules.registry import get_variant
 
-    extra: dict[str, Any] = {}
-    if setup is not None:
-        extra = {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
     state, events = engine.new_round(
-        variant=get_variant(variant), options=dict(options), seed=seed, dealer=dealer, **extra
+        variant=get_variant(variant),
+        options=dict(options),
+        seed=seed,
+        dealer=dealer,
+        **_deal_setup(setup),
     )
     return state, list(events)
 
@@ -85,6 +86,13 @@ class RoundSetup:
     round_wind: int
     lianzhuang: int
     match_over: bool = False
+
+
+def _deal_setup(setup: RoundSetup | None) -> dict[str, Any]:
+    """The engine's deal arguments a match's ``setup`` fixes (none: the engine's 东, no count)."""
+    if setup is None:
+        return {}
+    return {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
 
 
 def has_wind_rounds(variant: str) -> bool:
@@ -155,16 +163,13 @@ def replay(
     from rules.registry import get_variant
 
     logged = [dict(data) for data in actions]
-    extra: dict[str, Any] = {}
-    if setup is not None:
-        extra = {"round_wind": setup.round_wind, "lianzhuang": setup.lianzhuang}
     steps = rules_replay.replay_steps(
         get_variant(variant),
         options=dict(options),
         seed=seed,
         dealer=dealer,
         actions=(engine.action_from_json(dict(data)) for data in logged),
-        **extra,
+        **_deal_setup(setup),
     )
     return [
         ReplayStep(action=data, events=step.events, state=step.state)
@@ -350,8 +355,7 @@ def replay_kong_payments(steps: Sequence[ReplayStep]) -> list[list[dict[str, Any
 
 def event_views(event: Event) -> dict[str, Any]:
     """The event redacted once for each viewer (``None`` where the viewer sees nothing of it)."""
-    views = rules_views
-    return {viewer_key(seat): views.event_for(event, seat) for seat in VIEWERS}
+    return {viewer_key(seat): rules_views.event_for(event, seat) for seat in VIEWERS}
 
 
 def views_to_store(views: Mapping[str, Any]) -> dict[str, Any]:

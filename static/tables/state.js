@@ -249,15 +249,10 @@ export function exchangeOffers(actions) {
   return actions.filter((a) => a.kind === "exchange_three");
 }
 
-/** Whether the tile names `some` are among `all`, each as often as it is there (multisets). */
+/** Whether the tile names `some` are among `all`, each as often as it is there (multisets):
+ *  taking them out of `all` (withoutTiles) takes every one of them. */
 function within(some, all) {
-  const rest = [...all];
-  for (const name of some) {
-    const i = rest.indexOf(name);
-    if (i < 0) return false;
-    rest.splice(i, 1);
-  }
-  return true;
+  return all.length - withoutTiles(all, some).length === some.length;
 }
 
 /** Whether `name`, picked after `names`, still leaves an offer to complete. */

@@ -11,6 +11,7 @@ import { actionWord, describe } from "../js/events.js";
 import { tileWords } from "../js/tiles.js";
 import { initialState, legal, promptModel, reduce, tingDiscards } from "./state.js";
 import {
+  choiceText,
   el,
   renderLobby,
   renderOwn,
@@ -119,7 +120,7 @@ function announcePrompt() {
     .map((c) => [actionWord(c.action.kind, c.action), ...c.tiles.map(tileWords)].join(" "));
   if (prompt.kind === "choice") {
     if (prompt.waiting) return;
-    say(prompt.name === "huansanzhang" ? _("换三张：在手牌里点选同一门的三张，再按「换出」") : _("定缺：选一门不要的花色（四家都选好后亮出）"), "prompt");
+    say(choiceText(prompt.name), "prompt");
   } else if (prompt.kind === "turn") {
     say(choices.length ? fmt(_("轮到你出牌；也可以：%s"), choices.join("，")) : _("轮到你出牌"), "prompt");
   } else {

@@ -453,6 +453,11 @@ function exchangeButton(prompt, hooks, pending) {
   return button;
 }
 
+/** What a secret choice (成麻) asks, shown in the prompt and spoken by the reader alike. */
+export function choiceText(name) {
+  return name === "huansanzhang" ? _("换三张：在手牌里点选同一门的三张，再按「换出」") : _("定缺：选一门不要的花色（四家都选好后亮出）");
+}
+
 export function renderPrompt(root, state, hooks) {
   const box = root.querySelector('[data-role="actions"]');
   const v = view(state);
@@ -473,10 +478,8 @@ export function renderPrompt(root, state, hooks) {
   }
   box.hidden = false;
   const nodes = [];
-  if (prompt.kind === "choice" && prompt.name === "huansanzhang") {
-    nodes.push(el("p", "prompt-line", _("换三张：在手牌里点选同一门的三张，再按「换出」")));
-  } else if (prompt.kind === "choice") {
-    nodes.push(el("p", "prompt-line", _("定缺：选一门不要的花色（四家都选好后亮出）")));
+  if (prompt.kind === "choice") {
+    nodes.push(el("p", "prompt-line", choiceText(prompt.name)));
   } else if (prompt.kind === "claims" || prompt.kind === "rob_kong") {
     const line = el("p", "prompt-line");
     const what = prompt.kind === "rob_kong" ? _("%s 补杠") : _("%s 打出");

@@ -64,7 +64,7 @@ def match_setup(match: Match, *, before_number: int, dealer: int) -> gameplay.Ro
 
 def round_setup_of(rnd: Round) -> gameplay.RoundSetup | None:
     """The round wind and 連莊 count ``rnd`` was dealt with (Taiwan 16), for anyone replaying it
-    from its seed (the settlement, the replay page); None for the other variants."""
+    from its seed (:func:`replay_steps`); None for the other variants."""
     return match_setup(rnd.match, before_number=rnd.number, dealer=rnd.dealer)
 
 
@@ -310,16 +310,19 @@ def replay_state(rnd: Round) -> RoundState:
     return state
 
 
-def replay_steps(rnd: Round) -> list[gameplay.ReplayStep]:
-    """Every step of a stored round (:func:`tables.gameplay.replay` of its seed and log)."""
+def replay_steps(
+    rnd: Round, *, actions: list[dict[str, Any]] | None = None
+) -> list[gameplay.ReplayStep]:
+    """Every step of a stored round (:func:`tables.gameplay.replay` of its seed and log, or of
+    ``actions`` when the log is not written yet: :func:`log_played`)."""
     match = rnd.match
     return gameplay.replay(
         variant=match.variant,
         options=match.options,
         seed=bytes.fromhex(rnd.seed),
         dealer=rnd.dealer,
-        actions=round_actions(rnd),
-        setup=match_setup(match, before_number=rnd.number, dealer=rnd.dealer),
+        actions=round_actions(rnd) if actions is None else actions,
+        setup=round_setup_of(rnd),
     )
 
 
@@ -492,16 +495,7 @@ def log_played(rnd: Round, actions: list[dict[str, Any]]) -> None:
     """Log ``actions`` as the whole of a round stored in one go (test fixtures, benchmark data:
     rounds played by the engine elsewhere and stored as a finished table stores them, each
     action with the kong payments it made: replayed here from the round's seed)."""
-    match = rnd.match
-    steps = gameplay.replay(
-        variant=match.variant,
-        options=match.options,
-        seed=bytes.fromhex(rnd.seed),
-        dealer=rnd.dealer,
-        actions=actions,
-        setup=match_setup(match, before_number=rnd.number, dealer=rnd.dealer),
-    )
-    kongs = gameplay.replay_kong_payments(steps)
+    kongs = gameplay.replay_kong_payments(replay_steps(rnd, actions=actions))
     RoundAction.objects.bulk_create(
         RoundAction(
             round_id=rnd.pk,
