@@ -75,7 +75,7 @@ class LedgerEntryInline(SettlementLinesMixin, admin.TabularInline):  # type: ign
 
 class FanItemInline(SettlementLinesMixin, admin.TabularInline):  # type: ignore[type-arg]
     model = FanItem
-    fields = ("key", "value")
+    fields = ("winner", "key", "value")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -149,6 +149,13 @@ class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
         names = self._names(obj)
         if obj.winner is None:
             return gettext("荒庄")
+        won = [entry for entry in obj.entries.all() if entry.won]
+        if len(won) > 1:  # 成麻 (血战到底): every winner, not only the first
+            return "，".join(
+                (gettext("%(who)s 自摸") if entry.self_drawn else gettext("%(who)s 胡"))
+                % {"who": names[entry.seat]}
+                for entry in won
+            )
         if obj.discarder is not None:
             return gettext("%(winner)s 胡，%(discarder)s 点炮") % {
                 "winner": names[obj.winner],

@@ -56,6 +56,16 @@ class FanLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
     key = serializers.CharField()
     value = serializers.IntegerField()
     label = serializers.CharField()  # type: ignore[assignment]  # a field named label
+    winner = serializers.IntegerField(help_text="the seat whose win scored the item")
+
+
+class WinSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One win of a round with its own fan items (成麻: up to three wins a round)."""
+
+    seat = serializers.IntegerField()
+    self_drawn = serializers.BooleanField()
+    fan_total = serializers.IntegerField()
+    fan = FanLineSerializer(many=True)
 
 
 class KongLineSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -81,8 +91,9 @@ class RoundRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     win_by_label = serializers.CharField()
     discarder = serializers.IntegerField(allow_null=True)
     win_tile = serializers.CharField(allow_blank=True)
-    fan_total = serializers.IntegerField()
-    fan = FanLineSerializer(many=True)
+    fan_total = serializers.IntegerField(help_text="the first win's total")
+    fan = FanLineSerializer(many=True, help_text="every win's items, in the order of the wins")
+    wins = WinSerializer(many=True, help_text="each win with its own items, in order")
     kongs = KongLineSerializer(many=True)
     capped = serializers.BooleanField()
     cap = serializers.IntegerField(allow_null=True)

@@ -168,7 +168,13 @@ class LedgerEntry(models.Model):
 
 
 class FanItem(models.Model):
-    """番种: one item of the winning hand's fan breakdown (``key`` as the engine names it)."""
+    """番种: one item of a win's fan breakdown (``key`` as the engine names it).
+
+    The items belong to a win, not to the round: 成麻 (血战到底) has up to three wins a round and
+    two winners often score the same item (平胡 twice). A seat wins at most once a round, so
+    ``winner`` (the seat) names the win; ``position`` orders every item of the settlement, the
+    wins in the order they were made (issue 24, item 1).
+    """
 
     settlement = models.ForeignKey(
         RoundSettlement,
@@ -176,6 +182,7 @@ class FanItem(models.Model):
         on_delete=models.CASCADE,
         related_name="fan_items",
     )
+    winner = models.PositiveSmallIntegerField(_("胡牌座位"))
     position = models.PositiveSmallIntegerField(_("顺序"))
     key = models.CharField(_("番种"), max_length=32)
     value = models.IntegerField(_("番数"))
@@ -185,11 +192,14 @@ class FanItem(models.Model):
         verbose_name_plural = _("番种")
         ordering = ("settlement", "position")
         constraints = (
-            models.UniqueConstraint(fields=("settlement", "key"), name="fanitem_unique_key"),
+            models.UniqueConstraint(
+                fields=("settlement", "winner", "key"), name="fanitem_unique_key_per_win"
+            ),
+            models.CheckConstraint(condition=Q(winner__lte=3), name="fanitem_winner_seat"),
         )
 
     def __str__(self) -> str:
-        return f"{self.key} {self.value}"
+        return f"{self.winner}: {self.key} {self.value}"
 
     @property
     def label(self) -> str:

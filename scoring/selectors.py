@@ -128,6 +128,18 @@ class FanLine:
     key: str
     value: int
     label: str
+    winner: int
+    """The seat whose win scored the item."""
+
+
+@dataclass(frozen=True)
+class WinRow:
+    """One win of a round with its own fan items and total (成麻: up to three a round)."""
+
+    seat: int
+    self_drawn: bool
+    fan_total: int
+    fan: tuple[FanLine, ...]
 
 
 @dataclass(frozen=True)
@@ -167,6 +179,8 @@ class RoundRow:
     """Every payment as its own labelled line, when the variant keeps such a ledger (成麻)."""
     winners: tuple[int, ...] = ()
     """Every seat that won (成麻: several), in order."""
+    wins: tuple[WinRow, ...] = ()
+    """Every win with its fan items, in the order they were made (``fan`` is all of them)."""
 
 
 @dataclass(frozen=True)
@@ -188,13 +202,18 @@ def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
     match_id = match if isinstance(match, int) else match.pk
     settlements = (
         RoundSettlement.objects.filter(match_id=match_id)
-        .prefetch_related("fan_items", "kong_payments", "payment_lines")
+        .prefetch_related("fan_items", "kong_payments", "payment_lines", "entries")
         .order_by("number")
     )
     rows: list[RoundRow] = []
     running = [0, 0, 0, 0]
     for s in settlements:
         running = [a + b for a, b in zip(running, s.nets, strict=True)]
+        fan = tuple(
+            FanLine(f.key, f.value, fan_label(f.key, s.variant), f.winner)
+            for f in s.fan_items.all()
+        )
+        winners = _winners(s)
         rows.append(
             RoundRow(
                 round_id=s.round_id,
@@ -206,9 +225,7 @@ def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
                 discarder=s.discarder,
                 win_tile=s.win_tile,
                 fan_total=s.fan_total,
-                fan=tuple(
-                    FanLine(f.key, f.value, fan_label(f.key, s.variant)) for f in s.fan_items.all()
-                ),
+                fan=fan,
                 kongs=_kong_lines(s),
                 capped=s.capped,
                 cap=s.cap,
@@ -228,16 +245,38 @@ def ledger_rows_for_match(match: Match | int) -> list[RoundRow]:
                     )
                     for p in s.payment_lines.all()
                 ),
-                winners=tuple(
-                    dict.fromkeys(
-                        p.winner
-                        for p in s.payment_lines.all()
-                        if p.kind == "win" and p.winner is not None
-                    )
-                ),
+                winners=winners,
+                wins=_wins(s, winners, fan),
             )
         )
     return rows
+
+
+def _winners(settlement: RoundSettlement) -> tuple[int, ...]:
+    """The seats that won, in the order of their wins: 成麻's win payment lines, else the one
+    winner (or none)."""
+    ordered = dict.fromkeys(
+        p.winner for p in settlement.payment_lines.all() if p.kind == "win" and p.winner is not None
+    )
+    if ordered:
+        return tuple(ordered)
+    return () if settlement.winner is None else (settlement.winner,)
+
+
+def _wins(
+    settlement: RoundSettlement, winners: tuple[int, ...], fan: tuple[FanLine, ...]
+) -> tuple[WinRow, ...]:
+    """Each win with its items; its total and way from the winner's ledger entry."""
+    entries = {e.seat: e for e in settlement.entries.all()}
+    return tuple(
+        WinRow(
+            seat=seat,
+            self_drawn=entries[seat].self_drawn if seat in entries else False,
+            fan_total=entries[seat].fan_total if seat in entries else settlement.fan_total,
+            fan=tuple(f for f in fan if f.winner == seat),
+        )
+        for seat in winners
+    )
 
 
 def _kong_lines(settlement: RoundSettlement) -> tuple[KongLine, ...]:

@@ -106,6 +106,16 @@ class PaymentLineDraft:
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class FanItemDraft:
+    """One item of a win's fan breakdown; ``winner`` (the seat) names the win: a seat wins at
+    most once a round, and two wins of a 成麻 round may score the same item (平胡 twice)."""
+
+    winner: int
+    key: str
+    value: int
+
+
 SETTLE_KINDS = frozenset({"huazhu", "chajiao", "tuishui"})
 """成麻's end-of-wall payments (查花猪, 查大叫, 退税)."""
 KONG_KINDS = frozenset({"kong", "zhuanyi"})
@@ -129,8 +139,8 @@ class LedgerDraft:
     seats: tuple[SeatLine, ...]
     kongs: tuple[KongLine, ...] = field(default=())
     lines: tuple[PaymentLineDraft, ...] = field(default=())
-    fan_items: tuple[tuple[str, int], ...] = field(default=())
-    """Every win's items, in order (one win: ``fan``)."""
+    fan_items: tuple[FanItemDraft, ...] = field(default=())
+    """Every win's items, the wins in the order they were made (one win: ``fan``, its winner's)."""
 
     @property
     def capped(self) -> bool:
@@ -234,6 +244,7 @@ def draft_ledger(
         # 成麻 settles every kong payment at once (呼叫转移 moves some later, as its own lines).
         return _draft_from_lines(final, _kong_lines(kong_payments, final.kong_transfers), own, fan)
     cap = final.options.get("cap")
+    winner = result.winner
     return LedgerDraft(
         dealer=final.dealer,
         next_dealer=result.next_dealer,
@@ -247,6 +258,7 @@ def draft_ledger(
         nets=capped,
         seats=seats,
         kongs=_kong_lines(kong_payments, result.kong_transfers),
+        fan_items=() if winner is None else tuple(FanItemDraft(winner, k, v) for k, v in fan),
     )
 
 
@@ -285,12 +297,15 @@ def _draft_from_lines(
         )
         for s in SEATS
     )
-    items: list[tuple[str, int]] = []
+    items: list[FanItemDraft] = []
     seen: set[int] = set()
-    for line in own:
-        if line["kind"] == "win" and line["winner"] not in seen:
-            seen.add(line["winner"])
-            items += [(str(k), int(v)) for k, v in line["items"]]
+    for line in own:  # a win has one line per payer, each with the win's items: take them once
+        if line["kind"] != "win":
+            continue
+        winner = int(line["winner"])
+        if winner not in seen:
+            seen.add(winner)
+            items += [FanItemDraft(winner, str(k), int(v)) for k, v in line["items"]]
     verdict = result.verdict
     return LedgerDraft(
         dealer=final.dealer,
@@ -385,8 +400,10 @@ def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
         for line in draft.seats
     )
     FanItem.objects.bulk_create(
-        FanItem(settlement=settlement, position=i, key=key, value=value)
-        for i, (key, value) in enumerate(draft.fan_items or draft.fan)
+        FanItem(
+            settlement=settlement, winner=item.winner, position=i, key=item.key, value=item.value
+        )
+        for i, item in enumerate(draft.fan_items)
     )
     PaymentLine.objects.bulk_create(
         PaymentLine(
@@ -454,6 +471,14 @@ def settle_round(round_id: int) -> RoundSettlement | None:
         if found is None:
             raise
         return found
+
+
+def fan_items_replayed(round_id: int) -> tuple[FanItemDraft, ...]:
+    """The fan items of an ended round, each with its win, worked out again from the replay: how
+    ``scoring.migrations.0007_fan_items_per_win`` tells apart the wins of a 成麻 round settled
+    before the items named their win."""
+    rnd = Round.objects.select_related("match").get(pk=round_id)
+    return draft_ledger(replay_steps(rnd)).fan_items
 
 
 SWEEP_WINDOW = 500

@@ -58,17 +58,29 @@ def make_match(room: Any, players: list[Any]) -> Callable[..., Any]:
 
 @pytest.fixture
 def make_round() -> Callable[..., Any]:
-    """``make_round(match, number, seed_text="…", dealer=0, ended=True)`` -> a stored Round."""
+    """``make_round(match, number, seed_text="…", dealer=0, ended=True, level=None)`` -> a stored
+    Round (``level``: played by the table's bots of that level instead of random ones)."""
     from tables import gameplay
     from tables.game import store
     from tables.models import Round, RoundEvent
 
     def make(
-        match: Any, number: int = 1, *, seed_text: str = "r", dealer: int = 0, ended: bool = True
+        match: Any,
+        number: int = 1,
+        *,
+        seed_text: str = "r",
+        dealer: int = 0,
+        ended: bool = True,
+        level: str | None = None,
     ) -> Any:
         seed = seed_from_text(f"{seed_text}/{number}")
         state, actions, events = play(
-            match.variant, seed=seed, dealer=dealer, options=dict(match.options), bot=number
+            match.variant,
+            seed=seed,
+            dealer=dealer,
+            options=dict(match.options),
+            bot=number,
+            level=level,
         )
         if not ended:  # keep the round open: drop the final action
             actions = actions[:-1]
