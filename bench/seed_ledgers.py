@@ -254,8 +254,14 @@ def _seed_batch(
                 )
             )
         fans += [
-            FanItem(settlement=settlement, position=i, key=k, value=v)
-            for i, (k, v) in enumerate(draft.fan)
+            FanItem(
+                settlement=settlement,
+                winner=item.winner,
+                position=i,
+                key=item.key,
+                value=item.value,
+            )
+            for i, item in enumerate(draft.fan_items)
         ]
         kongs += [
             KongPayment(

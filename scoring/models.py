@@ -7,6 +7,8 @@ What the database itself enforces (tested by trying to break it, ``tests/scoring
 * no net exceeds the room cap: ``cap IS NULL OR -cap <= net_i <= cap`` (CHECK, one per seat);
 * each seat's entry adds up: ``net = win_amount + kong_amount + settle_amount + cap_adjustment``
   (CHECK), and a seat has one entry per settlement (unique);
+* a fan item names its win (the winner's seat): one per settlement, win and key, so two wins of a
+  成麻 round may both score 平胡 (:class:`FanItem`, issue 24);
 * a payment line (:class:`PaymentLine`, 成麻's ledger: each win, each kong payment, 呼叫转移 and
   each end-of-wall payment) is positive and between two seats.
 
