@@ -352,25 +352,22 @@ def _settle_seat(
         raise InvalidCase(f"seat {index} must be an object")
     won = _field(raw, "won", bool, False)
     que_raw = raw.get("que")
-    if won:
-        que = suit_index(que_raw, f"seats[{index}].que") if que_raw is not None else 0
-        if "hand" not in raw:
-            return SettleSeat(won=True, que=que)
-    else:
-        que = suit_index(que_raw, f"seats[{index}].que")
-    hand = _tiles(raw.get("hand"), f"seats[{index}].hand")
+    # A won seat may omit everything but ``won``; what it gives is checked like any seat's, and
+    # its hand and melds count in the four-copies check (chengma.md, *kind settle*, ``won``).
+    has_que = que_raw is not None or not won
+    que = suit_index(que_raw, f"seats[{index}].que") if has_que else 0
+    hand = _tiles(raw.get("hand"), f"seats[{index}].hand") if "hand" in raw or not won else []
     melds = tuple(
         _meld(m, variant=variant, rules=rules, winner=index, options=options, of_winner=False)
         for m in _field(raw, "melds", list, [])
     )
-    if not won:
-        if len(hand) != rules.hand_size - 3 * len(melds):
-            raise InvalidCase(
-                f"seat {index} holds {len(hand)} tiles; {len(melds)} melds need "
-                f"{rules.hand_size - 3 * len(melds)}"
-            )
-        if any(m.tiles[0] // 9 == que for m in melds):
-            raise InvalidCase(f"seat {index} has a meld of its void suit")
+    if not won and len(hand) != rules.hand_size - 3 * len(melds):
+        raise InvalidCase(
+            f"seat {index} holds {len(hand)} tiles; {len(melds)} melds need "
+            f"{rules.hand_size - 3 * len(melds)}"
+        )
+    if has_que and any(m.tiles[0] // 9 == que for m in melds):
+        raise InvalidCase(f"seat {index} has a meld of its void suit")
     income: list[Transfer] = []
     for entry in _field(raw, "kong_income", list, []):
         if not isinstance(entry, Mapping):
