@@ -3,7 +3,8 @@
 Each input line is one case; each gets exactly one output line, in order: the verdict of the
 variant's hand rules (``variant.rules`` of :func:`rules.registry.judged_variant`, the same
 object the live tables call), or
-``{"id": ..., "error": "..."}`` for a line that is not JSON or not a valid case (every
+``{"id": ..., "error": "..."}`` for a line that is not JSON (nested deeper than
+:data:`rules.json_input.MAX_DEPTH` included) or not a valid case (every
 invalid-input rule of ``judge.md`` raises :class:`~rules.errors.InvalidCase`). A blank line is
 not a case either and is answered with an error line, so that answers stay aligned with inputs.
 The exit status is 0 unless the input cannot be read at all.
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO, cast
 
+from rules import json_input
 from rules.errors import InvalidCase, RulesError
 from rules.hand import (
     SPECIAL_KONGS,
@@ -393,8 +395,8 @@ def _settle_seat(
 def judge_line(line: str) -> dict[str, Any]:
     """One output object for one input line, never raising for bad input."""
     try:
-        case = json.loads(line)
-    except json.JSONDecodeError as exc:
+        case = json_input.loads(line)
+    except json.JSONDecodeError as exc:  # json_input.TooDeep too: "[" × 1000 is an error line
         message = "empty line" if not line.strip() else f"not valid JSON: {exc.msg}"
         return {"id": None, "error": message}
     case_id = case.get("id") if isinstance(case, dict) else None
