@@ -1,4 +1,5 @@
-"""What every API view shares: throttles, pagination, the error body and small helpers.
+"""What every API view shares: the JSON parser, throttles, pagination, the error body and small
+helpers.
 
 Throttle rates are class attributes (not ``DEFAULT_THROTTLE_RATES``) so the API works with the
 project settings as they are; ``API_THROTTLE_RATES`` in settings overrides them by scope.
@@ -9,15 +10,36 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from rest_framework import serializers
+from rest_framework import parsers, serializers
+from rest_framework.exceptions import ParseError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.utils.json import strict_constant
+
+from rules import json_input
 
 ANY_ID = "[^/]+"
 """Router lookup pattern: any path segment reaches the view, which answers 404 in JSON."""
 
 DEFAULT_RATES = {"user": "600/min", "anon": "60/min", "auth": "10/min"}
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser (``DEFAULT_PARSER_CLASSES``) through :func:`rules.json_input.loads`:
+    JSON nested deeper than :data:`rules.json_input.MAX_DEPTH` is a 400 ``{"detail": "JSON parse
+    error - nested deeper than 32 levels: …"}`` like any other malformed body, where ``[`` × 1000
+    raised RecursionError, a 500 (issue 24, item 7). The judge view answers the same ParseError
+    with its error line."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        # DRF's own check of the request's charset (text codecs only); not in the stubs.
+        encoding = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]
+        try:
+            text = stream.read().decode(encoding)
+            return json_input.loads(text, parse_constant=strict_constant if self.strict else None)
+        except ValueError as exc:  # UnicodeDecodeError, JSONDecodeError, json_input.TooDeep
+            raise ParseError(f"JSON parse error - {exc}") from exc
 
 
 def _rate(scope: str) -> str:

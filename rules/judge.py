@@ -3,7 +3,8 @@
 Each input line is one case; each gets exactly one output line, in order: the verdict of the
 variant's hand rules (``variant.rules`` of :func:`rules.registry.judged_variant`, the same
 object the live tables call), or
-``{"id": ..., "error": "..."}`` for a line that is not JSON or not a valid case (every
+``{"id": ..., "error": "..."}`` for a line that is not JSON (nested deeper than
+:data:`rules.json_input.MAX_DEPTH` included) or not a valid case (every
 invalid-input rule of ``judge.md`` raises :class:`~rules.errors.InvalidCase`). A blank line is
 not a case either and is answered with an error line, so that answers stay aligned with inputs.
 The exit status is 0 unless the input cannot be read at all.
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO, cast
 
+from rules import json_input
 from rules.errors import InvalidCase, RulesError
 from rules.hand import (
     SPECIAL_KONGS,
@@ -352,25 +354,22 @@ def _settle_seat(
         raise InvalidCase(f"seat {index} must be an object")
     won = _field(raw, "won", bool, False)
     que_raw = raw.get("que")
-    if won:
-        que = suit_index(que_raw, f"seats[{index}].que") if que_raw is not None else 0
-        if "hand" not in raw:
-            return SettleSeat(won=True, que=que)
-    else:
-        que = suit_index(que_raw, f"seats[{index}].que")
-    hand = _tiles(raw.get("hand"), f"seats[{index}].hand")
+    # A won seat may omit everything but ``won``; what it gives is checked like any seat's, and
+    # its hand and melds count in the four-copies check (chengma.md, *kind settle*, ``won``).
+    has_que = que_raw is not None or not won
+    que = suit_index(que_raw, f"seats[{index}].que") if has_que else 0
+    hand = _tiles(raw.get("hand"), f"seats[{index}].hand") if "hand" in raw or not won else []
     melds = tuple(
         _meld(m, variant=variant, rules=rules, winner=index, options=options, of_winner=False)
         for m in _field(raw, "melds", list, [])
     )
-    if not won:
-        if len(hand) != rules.hand_size - 3 * len(melds):
-            raise InvalidCase(
-                f"seat {index} holds {len(hand)} tiles; {len(melds)} melds need "
-                f"{rules.hand_size - 3 * len(melds)}"
-            )
-        if any(m.tiles[0] // 9 == que for m in melds):
-            raise InvalidCase(f"seat {index} has a meld of its void suit")
+    if not won and len(hand) != rules.hand_size - 3 * len(melds):
+        raise InvalidCase(
+            f"seat {index} holds {len(hand)} tiles; {len(melds)} melds need "
+            f"{rules.hand_size - 3 * len(melds)}"
+        )
+    if has_que and any(m.tiles[0] // 9 == que for m in melds):
+        raise InvalidCase(f"seat {index} has a meld of its void suit")
     income: list[Transfer] = []
     for entry in _field(raw, "kong_income", list, []):
         if not isinstance(entry, Mapping):
@@ -396,8 +395,8 @@ def _settle_seat(
 def judge_line(line: str) -> dict[str, Any]:
     """One output object for one input line, never raising for bad input."""
     try:
-        case = json.loads(line)
-    except json.JSONDecodeError as exc:
+        case = json_input.loads(line)
+    except json.JSONDecodeError as exc:  # json_input.TooDeep too: "[" × 1000 is an error line
         message = "empty line" if not line.strip() else f"not valid JSON: {exc.msg}"
         return {"id": None, "error": message}
     case_id = case.get("id") if isinstance(case, dict) else None

@@ -2,18 +2,20 @@
 
 Every message is a JSON object with a ``type``. ``docs/protocol.md`` documents each one with an
 example; this module is the code it describes. Validation is strict: unknown types, unknown or
-missing fields, wrong types, messages over :data:`MAX_MESSAGE_BYTES` and more than
+missing fields, wrong types, JSON nested deeper than :data:`rules.json_input.MAX_DEPTH`, messages
+over :data:`MAX_MESSAGE_BYTES` and more than
 :data:`RATE_PER_SECOND` messages a second are refused with an ``error`` and change nothing.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from rules import json_input
 
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 20.0
@@ -58,9 +60,11 @@ def parse_client_message(text: str | None) -> ClientMessage:
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
-    except (ValueError, RecursionError) as exc:  # 4 KB of "[" nest deeper than Python recurses
-        raise ProtocolError("bad_json", "the message is not JSON") from exc
+        # json_input refuses nesting past MAX_DEPTH before decoding: 4 KB of "[" recursed past
+        # Python's limit, and a few hundred levels reached the round and its records (issue 24).
+        data = json_input.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except ValueError as exc:  # JSONDecodeError and json_input.TooDeep among them
+        raise ProtocolError("bad_json", f"the message is not JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     if not _storable(data):

@@ -8,7 +8,8 @@ reading breaks), :meth:`HandRules.score` (fan and transfers of a legal reading) 
 **Readings** (spec README, *Hand shapes*): a win is evaluated once per decomposition of the hand
 and per set the winning tile can be read into (and, for a wildcard, per kind it can stand for).
 "The reading that satisfies every condition and pays the winner most is used"; ties go to the
-larger ``total``, then to the wait item in the order edge, closed, single. When no reading is
+larger ``total``, then to the wait item in the order edge, closed, single (a variant's spec may
+say otherwise: :meth:`HandRules.tie_break`). When no reading is
 legal the ``reason`` is the first condition that no reading satisfying the earlier ones meets,
 i.e. the latest first-failure over all readings.
 
@@ -311,13 +312,19 @@ class HandRules:
         """Fan, total and transfers of a legal reading."""
         return Scored({}, 0, ())
 
+    def tie_break(self, reading: Reading, scored: Scored) -> tuple[int, ...]:
+        """What decides between legal readings that pay the winner the same and have the same
+        ``total`` (larger first): the wait item in the order edge, closed, single (README,
+        *Hand shapes*). A variant whose spec breaks ties otherwise overrides it (Taiwan 16)."""
+        return (_WAIT_PREFERENCE.get(reading.wait, 0),)
+
     def judge_win(self, ctx: WinContext) -> WinVerdict:
         """Legal with fan, total, capped payments and uncapped transfers, or the failing reason."""
         if ctx.win_tile not in ctx.concealed:
             raise InvalidCase("the winning tile must be among the concealed tiles")
         facts = WinFacts(self, ctx)
         latest = 0
-        best: tuple[tuple[int, int, int], Scored] | None = None
+        best: tuple[tuple[int, ...], Scored] | None = None
         for reading in self.readings(ctx):
             reason = self.failure(ctx, reading, facts)
             if reason is not None:
@@ -325,7 +332,7 @@ class HandRules:
                 continue
             scored = self.score(ctx, reading, facts)
             gain = nets(scored.transfers)[ctx.winner]
-            rank = (gain, scored.total, _WAIT_PREFERENCE.get(reading.wait, 0))
+            rank = (gain, scored.total, *self.tie_break(reading, scored))
             if best is None or rank > best[0]:
                 best = (rank, scored)
         if best is None:

@@ -120,6 +120,27 @@ def test_out_of_bounds_or_unknown_room_options_are_refused(api_for, players, clu
     assert not Room.objects.filter(name="坏桌").exists()
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 1000,
+        '{"a":' * 1000,
+        '{"club": 1, "name": "坏桌", "variant": "changchun", "options": '
+        + '{"a":' * 40
+        + "1"
+        + "}" * 40
+        + "}",
+    ],
+)
+def test_deeply_nested_json_is_a_400_not_a_500(api_for, players, club, body):
+    """Issue 24, item 7: ``[`` × 1000 raised RecursionError in DRF's parser (a 500); every API
+    body goes through config.api_common.JSONParser, which refuses it like any bad JSON."""
+    bad = api_for(players[1]).post("/api/rooms/", body, content_type="application/json")
+    assert bad.status_code == 400
+    assert bad.json()["detail"].startswith("JSON parse error - nested deeper than")
+    assert not Room.objects.filter(name="坏桌").exists()
+
+
 def test_a_full_table_refuses_a_fifth_player_with_a_conflict(api_for, players, room, make_user):
     from accounts.models import Membership
 

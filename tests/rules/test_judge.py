@@ -58,6 +58,40 @@ def test_the_command_line_reads_standard_input():
     assert json.loads(done.stdout) == {"id": "g", "waits": ["5p", "8p"], "ting_allowed": True}
 
 
+def test_deeply_nested_lines_get_error_lines_not_a_traceback():
+    """Issue 24, item 7: ``[`` × 1000 raised RecursionError out of ``python -m rules judge``
+    (exit 1, no more answers); every line must get its error line, and the next is judged."""
+    lines = [
+        "[" * 1000,
+        '{"a":' * 1000,
+        "[" * 100_000 + "]" * 100_000,
+        json.dumps({**GOOD, "extra": {"deep": json.loads("[" * 40 + "]" * 40)}}),
+        json.dumps(GOOD),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "judge"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    for deep in answers[:4]:
+        assert deep["id"] is None
+        assert deep["error"].startswith("not valid JSON: nested deeper than")
+    assert answers[4]["legal"] is True
+
+
+def test_json_as_deep_as_a_case_needs_is_judged():
+    """The limit is far above any real case: 32 levels of ``id`` still decode."""
+    deep_id = json.loads("[" * 31 + "]" * 31)
+    assert answer(id=deep_id)["id"] == deep_id
+
+
 def test_waits_are_canonical_tile_names():
     result = answer(kind="ting", variant="shape", hand="1112345678999m")
     assert result["waits"] == [f"{n}m" for n in range(1, 10)]

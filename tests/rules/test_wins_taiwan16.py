@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,9 +12,13 @@ from rules.errors import InvalidCase
 from rules.hand import Meld
 from rules.judge import judge_case
 from rules.registry import VARIANTS, judged_variant
+from rules.variants.taiwan16 import labels as taiwan16_labels
+from rules.variants.taiwan16.wins import TAI_TABLE
+from tests.rules.golden import WORKSPACE_SHARED
 from tests.rules.wins_helpers import ting_ctx, win_ctx
 
 RULES = judged_variant("taiwan16").rules
+WORKSPACE_SPEC = WORKSPACE_SHARED.parent / "spec"
 HAND = "123m 456m 789m 234p 55s 678s"
 
 
@@ -48,6 +54,48 @@ def test_the_reading_that_pays_most_is_used():
     # 111222333m: three pongs (三暗刻, 碰碰胡 not: 789p is a chow) or three chows.
     verdict = tw("111m 222m 333m 789p 456s 99s", "9s")
     assert verdict.fan.get("sananke") == 2
+
+
+# Issue 24, item 5: equal totals went to the README's wait order (单吊 before 两面) or to the
+# first reading found, so 三暗刻 beat 平胡; taiwan16.md: "then the reading whose items come first
+# in the table". Each hand reads as chows with a 两面 win (pinghu 2) or as three concealed pongs
+# (sananke 2), for the same total.
+@pytest.mark.parametrize(
+    ("hand", "win_tile", "melds"),
+    [
+        ("11122233344p 112233s", "4p", []),  # the issue's: 44p pair (单吊) or 234p (两面)
+        ("11122233344555566m", "4m", []),  # both readings' waits are no wait item
+        ("44455556666777p", "6p", [{"type": "chow", "tiles": "345s", "from": 0}]),
+    ],
+)
+def test_equal_totals_go_to_the_reading_whose_items_come_first_in_the_table(hand, win_tile, melds):
+    case = {
+        "kind": "win",
+        "variant": "taiwan16",
+        "dealer": 0,
+        "winner": 1,
+        "hand": hand,
+        "melds": melds,
+        "win_tile": win_tile,
+        "win_by": "discard",
+        "discarder": 2,
+    }
+    answer = judge_case(case)
+    assert answer["fan"].get("pinghu") == 2
+    assert "sananke" not in answer["fan"]
+
+
+def test_the_tie_order_is_the_spec_table_order():
+    """TAI_TABLE lists the keys of taiwan16.md's *Tai* table in its order (plus the two keys the
+    table does not list as rows, where the rules put them)."""
+    spec = WORKSPACE_SPEC / "taiwan16.md"
+    if not spec.is_file():
+        pytest.skip("no ../shared/spec beside this clone")
+    text = spec.read_text(encoding="utf-8").split("## Tai", 1)[1]
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    keys = [key for row in rows for key in re.findall(r"`(\w+)`", row.split("|")[1])]
+    assert [k for k in TAI_TABLE if k not in ("menqing_zimo", "ting_declared")] == keys
+    assert set(TAI_TABLE) == set(taiwan16_labels.FAN)
 
 
 def test_an_all_honours_hand_is_neither_hunyise_nor_qingyise():

@@ -486,6 +486,8 @@ async def test_a_spectator_cannot_act(playing: Round, make_user: Any) -> None:
         ('{"type": "action", "client_action_id": "x"}', "bad_message"),
         ('{"type": "action", "client_action_id": "bad id!", "action": {}}', "bad_message"),
         ('{"type": "ping", "pad": "' + "x" * 5000 + '"}', "too_large"),
+        ("[" * 1000 + "]" * 1000, "bad_json"),  # deeper than Python recurses
+        ('{"type": "hello", "x": ' + '{"a": ' * 33 + "1" + "}" * 33 + "}", "bad_json"),
     ],
 )
 async def test_bad_input_gets_a_clear_error(
@@ -498,6 +500,29 @@ async def test_bad_input_gets_a_clear_error(
     assert error["code"] == code
     assert error["message"]
     assert (await sync_to_async(fresh)(playing)).version == playing.version
+    await comm.disconnect()
+
+
+async def test_json_nested_past_the_limit_never_reaches_the_round(
+    playing: Round, players: list[Any]
+) -> None:
+    """Issue 24, item 7: 900 levels fit in 4 KB and decoded; the action was refused by the
+    game and its record, 900 levels deep, written to the database. Now refused as JSON, before
+    anything reads it, and the socket goes on."""
+    from tables.models import ActionRecord
+
+    comm, _ = await connect(playing.match.room_id, players[0])
+    await until(comm, "table")
+    deep = "[" * 900 + "]" * 900
+    frame = '{"type": "action", "client_action_id": "n1", "action": {"kind": ' + deep + "}}"
+    await comm.send_to(text_data=frame)
+    error = await until(comm, "error")
+    assert error["code"] == "bad_json"
+    assert "nested deeper than" in error["message"]
+    recorded = ActionRecord.objects.filter(client_action_id="n1").exists
+    assert not await sync_to_async(recorded)()
+    await send(comm, {"type": "ping"})
+    assert (await until(comm, "pong"))["type"] == "pong"
     await comm.disconnect()
 
 

@@ -151,6 +151,9 @@ class ChengmaRules(HandRules):
 
     def validate_win(self, ctx: WinContext) -> None:
         """The invalid inputs of *Judge: kind win* that need the whole case."""
+        if ctx.treasure is not None or ctx.treasure_win:
+            # *Judge: kind win*: "treasure must be null and treasure_win false" [decision].
+            raise InvalidCase("chengma has no treasure: treasure must be null")
         facts = Facts.of(ctx.extra)
         self._check_melds(ctx.melds, facts.que)
         if ctx.winner in facts.out or (ctx.discarder is not None and ctx.discarder in facts.out):

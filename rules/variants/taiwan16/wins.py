@@ -18,6 +18,10 @@ these `[decision]`\\ s where the table is silent:
   or that payer is the dealer; ``fan`` shows them whenever some payment counts them.
 * An all-honours hand (字一色) is not in the table and scores neither ``hunyise`` nor
   ``qingyise``.
+* Readings that pay the same and tie on ``total`` go to "the reading whose items come first in
+  the table" (*Tai*), not to the README's wait order: the reading holding the earliest item of
+  :data:`TAI_TABLE` that the other lacks (111222333 read as three chows for ``pinghu``, not as
+  three pongs for ``sananke``).
 
 ``extra`` (judge.md): ``flowers`` (the winner's, e.g. ``"1f5f"``), ``round_wind`` / ``seat_wind``
 (``"1z"``–``"4z"``; defaults 东 and the seat counted from the dealer), ``lianzhuang`` (n ≥ 0, the
@@ -58,6 +62,39 @@ PLANTS: tuple[Tile, ...] = tuple(range(FLOWER + 4, FLOWER + 8))
 """梅兰菊竹 5f–8f."""
 ANKE_TAI: Mapping[int, tuple[str, int]] = {3: ("sananke", 2), 4: ("sianke", 5), 5: ("wuanke", 8)}
 """三暗刻 / 四暗刻 / 五暗刻 by the number of concealed pongs and kongs (highest tier only)."""
+TAI_TABLE: tuple[str, ...] = (
+    "zhuangjia",
+    "lianzhuang",
+    "menqing",
+    "zimo",
+    "menqing_zimo",
+    "flower",
+    "huagang",
+    "sanyuan_pong",
+    "feng",
+    "pinghu",
+    "quanqiu",
+    "duiduihu",
+    "hunyise",
+    "qingyise",
+    "xiaosanyuan",
+    "dasanyuan",
+    "xiaosixi",
+    "dasixi",
+    "sananke",
+    "sianke",
+    "wuanke",
+    "dudiao",
+    "haidi",
+    "gangshang",
+    "qianggang",
+    "tianhu",
+    "dihu",
+    "ting_declared",
+)
+"""Every item in the order of the spec's *Tai* table, row by row and left to right within a row
+(``menqing_zimo`` is the ``zimo`` row's merge; ``ting_declared``, from *Play*, comes last): the
+order that breaks ties between readings."""
 DEALER_KEYS: tuple[str, ...] = ("zhuangjia", "lianzhuang")
 """Items that count only for a payment between the dealer and the winner."""
 EXTRA_FLAGS: tuple[str, ...] = ("haidi", "flower_draw", "tianhu", "dihu", "ting_declared")
@@ -195,6 +232,14 @@ class Taiwan16Rules(HandRules):
         for flag in EXTRA_FLAGS:
             if flag in extra and not isinstance(extra[flag], bool):
                 raise InvalidCase(f"extra.{flag} must be true or false, got {extra[flag]!r}")
+
+    def tie_break(self, reading: Reading, scored: Scored) -> tuple[int, ...]:
+        """*Tai*: "the reading whose items come first in the table". The positions of its items
+        in :data:`TAI_TABLE`, earliest first and negated, so that the larger key holds the
+        earliest item the other reading lacks. Two readings with the same total cannot have one
+        item set inside the other (every item is worth at least 1), so no key is a prefix of a
+        different one."""
+        return tuple(-position for position in sorted(TAI_TABLE.index(key) for key in scored.fan))
 
     def winds(self, ctx: WinContext) -> tuple[Tile, Tile]:
         """(round wind, seat wind): defaults 东 and the seat counted from the dealer (东)."""
