@@ -21,6 +21,7 @@ from rules.engine.events import (
     Discarded,
     Drew,
     Event,
+    KongPaid,
     Melded,
     PrivateEvent,
     TreasureSeen,
@@ -68,9 +69,13 @@ def event_for(event: Event, viewer: Viewer) -> dict[str, Any]:
 
 
 def _hides_tile(event: Event, viewer: Viewer) -> bool:
-    """A drawn tile is its drawer's; a face-down discard (Li-Si's ting) its discarder's."""
+    """A drawn tile is its drawer's; a face-down discard (Li-Si's ting) its discarder's; a
+    concealed kong's tile its owner's, in its payment (成麻 下雨) as in its ``meld`` event
+    (issue 24, item 3; ``README.md``, *The round*, item 8)."""
     if isinstance(event, Drew):
         return viewer != event.seat
+    if isinstance(event, KongPaid):
+        return event.kong == "concealed" and viewer != event.seat
     return isinstance(event, Discarded) and event.face_down and viewer != event.seat
 
 

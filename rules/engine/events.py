@@ -298,7 +298,9 @@ class SeatWon(Event):
 
 @dataclass(frozen=True, slots=True)
 class KongPaid(Event):
-    """成麻 刮风下雨: a kong's payments, settled at once (``kong``: concealed, added, exposed)."""
+    """成麻 刮风下雨: a kong's payments, settled at once (``kong``: concealed, added, exposed).
+    Public, but a concealed kong's ``tile`` is its owner's, as in its :class:`Melded`
+    (:func:`rules.views.event_for`)."""
 
     seat: int
     kong: str

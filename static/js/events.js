@@ -145,7 +145,9 @@ export function describe(event, nameOf) {
     case "kong_paid": {
       const paid = event.transfers.map((t) => `${nameOf(t.payer)} ${signedAmount(-t.amount)}`).join("，");
       const kind = event.kong === "concealed" ? _("下雨") : _("刮风");
-      return { text: paid ? fmt(_("%(kind)s：%(paid)s"), { kind, paid }) : fmt(_("%(kind)s：转手杠不收钱"), { kind }), tiles: [event.tile] };
+      // A concealed kong's tile is its owner's: the others' event has none (issue 24, item 3).
+      const tiles = event.tile ? [event.tile] : [];
+      return { text: paid ? fmt(_("%(kind)s：%(paid)s"), { kind, paid }) : fmt(_("%(kind)s：转手杠不收钱"), { kind }), tiles };
     }
     case "money_moved":
       return {

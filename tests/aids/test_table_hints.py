@@ -1,4 +1,5 @@
-"""听牌提示 through the live table: the decision message's view, the room option, bots' rounds."""
+"""听牌提示 through the live table: the decision message's view, the room option, bots' rounds,
+in every variant of the registry."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from rules.registry import VARIANTS
 from tables import bots, gameplay, rooms, selectors
 from tables.game import commands
 from tables.models import Round
-from tests.tables.helpers import fresh, state_of
+from tests.tables.helpers import fresh, room_set_variant, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +41,19 @@ def _play(rnd: Round, rng: random.Random) -> bool:
     return True
 
 
-def test_each_seat_gets_only_its_own_hint_and_hints_do_come(playing: Round) -> None:
+@pytest.fixture(params=list(VARIANTS))
+def dealt(request: Any, seated: Any, players: list[Any]) -> Round:
+    """The seated room, in each variant of the registry, with its first round dealt."""
+    room_set_variant(seated, request.param)
+    for user in players:
+        rooms.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    return rnd
+
+
+def test_each_seat_gets_only_its_own_hint_and_hints_do_come(dealt: Round) -> None:
+    playing = dealt
     rng = random.Random(3)
     shown = 0
     while True:
@@ -55,10 +69,13 @@ def test_each_seat_gets_only_its_own_hint_and_hints_do_come(playing: Round) -> N
     assert shown > 0
 
 
-def test_a_room_with_hints_off_sends_no_hint(players: list[Any], make_club: Any) -> None:
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_room_with_hints_off_sends_no_hint(
+    variant: str, players: list[Any], make_club: Any
+) -> None:
     club = make_club(owner=players[0], members=tuple(players[1:]))
     room = rooms.room_create(
-        user=players[0], club=club, name="比赛桌", variant="changchun", options={"hints": False}
+        user=players[0], club=club, name="比赛桌", variant=variant, options={"hints": False}
     )
     assert room.options["hints"] is False
     for index, user in enumerate(players):

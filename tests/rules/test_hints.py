@@ -119,7 +119,7 @@ def _rounds(variant: str, seed: str) -> Iterator[RoundState]:
         yield state
 
 
-@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("seed", ["eager-h0", "eager-h1", "random-h2"])
 def test_hint_waits_are_the_judges_legal_waits_over_whole_rounds(variant: str, seed: str) -> None:
     checked = 0
@@ -182,7 +182,7 @@ def _recount_from_view(view: dict[str, object], tile: str) -> int:
     return 4 - seen
 
 
-@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_unseen_counts_are_what_the_seats_own_view_shows(variant: str) -> None:
     # The count uses nothing the seat may not see: a player could recount it from the view.
     checked = 0

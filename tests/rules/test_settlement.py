@@ -14,6 +14,7 @@ import pytest
 
 from rules.engine.state import EndedPhase
 from rules.payments import share_amount
+from rules.registry import VARIANTS
 from rules.settlement import line_nets, settlement_json
 from rules.views import seat_view
 from tests.rules.flow_helpers import play_eager_rounds
@@ -25,7 +26,13 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
     "siping": [{}, {"fengang": True, "zfbgang": True, "cap": 10}],
     "taiyuan_lisi": [{}, {"cap": 5, "base": 2}],
     "taiwan16": [{}, {"base": 3, "tai_value": 2}],
+    "chengma": [{}, {"huansanzhang": True, "zimo": "jiafan", "cap": None}],
 }
+"""Room options per variant: every variant of the registry (checked below)."""
+
+
+def test_every_variant_of_the_registry_is_settled_here() -> None:
+    assert set(OPTIONS) == set(VARIANTS)
 
 
 def _ended_rounds(variant: str, options: dict[str, Any], rounds: int) -> list[Any]:

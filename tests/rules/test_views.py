@@ -1,5 +1,6 @@
-"""Redaction: over whole simulated rounds, no event or view for a seat (or a spectator) holds
-another seat's concealed tiles, the wall order, the salt, or a treasure it may not see."""
+"""Redaction: over whole simulated rounds of every variant of the registry, no event or view for
+a seat (or a spectator) holds another seat's concealed tiles, the wall order, the salt, or a
+treasure it may not see; a 成麻 concealed kong's tile is its owner's until the end."""
 
 from __future__ import annotations
 
@@ -10,8 +11,17 @@ from typing import Any
 
 import pytest
 
-from rules.engine import Discard, RoundState, apply, legal_actions, new_round
-from rules.engine.events import Event, RoundEnded
+from rules.engine import (
+    ChooseVoid,
+    ConcealedKong,
+    Discard,
+    RoundState,
+    apply,
+    legal_actions,
+    new_round,
+)
+from rules.engine.arrange import arrange_round
+from rules.engine.events import Event, KongPaid, RoundEnded
 from rules.registry import VARIANTS
 from rules.simulate import random_bot, seats_to_act
 from rules.tiles import tile_name
@@ -37,11 +47,11 @@ def keys_of(value: Any) -> set[str]:
     return {p.rsplit(".", 1)[-1] for p, _ in walk(value)}
 
 
-def play(seed: str) -> Iterator[tuple[RoundState, list[Event]]]:
+def play(variant: str, seed: str) -> Iterator[tuple[RoundState, list[Event]]]:
     # Eager bots (wins, kongs, ting first) reach treasures, special kongs and robbed kongs.
     rng = random.Random(seed)
     bot = eager_bot(rng) if seed.startswith("eager") else random_bot(rng)
-    state, events = new_round(variant=VARIANTS["changchun"], seed=seed_from_text(seed), dealer=0)
+    state, events = new_round(variant=VARIANTS[variant], seed=seed_from_text(seed), dealer=0)
     yield state, events
     while state.result is None:
         seat = seats_to_act(state)[0]
@@ -67,6 +77,10 @@ def check_event(event: Event, viewer: int | None, state: RoundState) -> None:
         assert "asked" not in data
     if data["kind"] == "meld" and data["meld"].get("concealed"):
         assert ("tiles" in data["meld"]) == (seat == viewer)
+    if data["kind"] == "kong_paid" and data["kong"] == "concealed":
+        assert ("tile" in data) == (seat == viewer)  # 成麻 下雨 (issue 24, item 3)
+    if data["kind"] == "tiles_swapped":
+        assert ("given" in data) == ("received" in data) == (seat == viewer)
 
 
 def check_view(state: RoundState, viewer: int | None) -> None:
@@ -111,11 +125,12 @@ def check_hint(view: dict[str, Any], viewer: int | None) -> None:
         assert entry["tile"] in held
 
 
+@pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize(
     "seed", [f"views-{i}" for i in range(4)] + [f"eager-{i}" for i in range(16)]
 )
-def test_no_event_or_view_leaks_hidden_tiles(seed: str) -> None:
-    for state, events in play(seed):
+def test_no_event_or_view_leaks_hidden_tiles(variant: str, seed: str) -> None:
+    for state, events in play(variant, seed):
         for viewer in VIEWERS:
             for event in events:
                 check_event(event, viewer, state)
@@ -153,3 +168,43 @@ def test_the_treasure_tile_goes_only_to_the_ready_seat() -> None:
         assert [d.get("seat") for d in seen[viewer] if d["kind"] == "treasure_seen"] == [0]
         assert all("tile" not in d for d in seen[viewer] if d["kind"] == "treasure_seen")
         assert all("tile" not in d for d in seen[viewer] if d["kind"] == "treasure_placed")
+
+
+def _values(data: Any) -> list[Any]:
+    """Every leaf value of a JSON value (list items included)."""
+    if isinstance(data, dict):
+        return [v for inner in data.values() for v in _values(inner)]
+    if isinstance(data, list):
+        return [v for inner in data for v in _values(inner)]
+    return [data]
+
+
+def test_a_chengma_concealed_kong_names_its_tile_to_its_owner_only() -> None:
+    """Issue 24, item 3: the 暗杠 (下雨) is hidden in its ``meld`` event and in the views, and its
+    payment (``kong_paid``) must not name the tile to the others either. Nobody else holds a 4m,
+    so no event or view of another seat or a spectator may name one before the round ends."""
+    hands = [
+        "4444m111p999p2p3p6p7p",
+        "567m789m99m345p67p",
+        "1111s2222s3333s9s",
+        "5555s6666s7777s8s",
+    ]
+    state = arrange_round(VARIANTS["chengma"], hands=hands, far="8p", live="9s")
+    for seat, suit in enumerate("ssmm"):
+        state, _ = apply(state, ChooseVoid(seat=seat, suit=suit))
+    state, events = apply(state, ConcealedKong(seat=0, tile=T("4m")))
+    assert any(isinstance(e, KongPaid) and e.kong == "concealed" for e in events)
+    for viewer in (1, 2, 3, None):
+        for event in events:
+            check_event(event, viewer, state)
+            assert "4m" not in _values(event_for(event, viewer)), (viewer, event)
+        assert "4m" not in _values(seat_view(state, viewer, hints=False)), viewer
+    paid = next(event_for(e, 0) for e in events if isinstance(e, KongPaid))
+    assert paid["tile"] == "4m"  # the owner sees its own kong, as in its meld event
+    seen_by_others = next(event_for(e, 2) for e in events if isinstance(e, KongPaid))
+    assert seen_by_others == {
+        "kind": "kong_paid",
+        "seat": 0,
+        "kong": "concealed",
+        "transfers": paid["transfers"],
+    }

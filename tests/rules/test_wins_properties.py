@@ -9,11 +9,13 @@ from hypothesis import strategies as st
 
 from rules.hand import TingContext, WinContext
 from rules.payments import nets
+from rules.registry import VARIANTS as REGISTRY
 from rules.registry import judged_variant
 from rules.shapes import shape_waits
 from rules.tiles import SUITED
 
-VARIANTS = ("changchun", "harbin", "siping", "taiyuan_lisi", "shape")
+VARIANTS = (*REGISTRY, "shape")
+"""Every variant of the registry, and the judge's ``shape`` pseudo-variant."""
 
 
 def complete_tiles(rng: random.Random, kinds: list[int]) -> list[int]:

@@ -3,6 +3,7 @@ browsers."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -37,6 +38,47 @@ def act(rnd: Round, seat: int, action: dict[str, Any], cid: str | None = None) -
 
 def first_legal(rnd: Round, seat: int) -> dict[str, Any]:
     return gameplay.action_json(gameplay.legal_actions(state_of(rnd), seat)[0])
+
+
+def room_set_variant(room: Any, variant: str) -> None:
+    """Play ``variant`` in ``room`` from its next match, with that variant's default options
+    (another variant's options may not fit it: 成麻's cap is at most 20)."""
+    from tables.room_options import room_options_validate
+
+    room.variant = variant
+    room.options = room_options_validate(variant=variant, options={}, base_stake=room.base_stake)
+    room.save(update_fields=["variant", "options"])
+
+
+def kong_eager_move(state: Any, seat: int) -> Any:
+    """A concealed kong whenever ``seat`` may lay one, else the bots' move (deterministic)."""
+    from rules.engine import ConcealedKong
+    from tables import bots
+
+    kongs = [a for a in gameplay.legal_actions(state, seat) if isinstance(a, ConcealedKong)]
+    return kongs[0] if kongs else bots.choose_action(state, seat)
+
+
+def concealed_kong_seed(variant: str = "chengma") -> tuple[bytes, int, str]:
+    """A seed under which a round of ``variant`` dealt by seat 0 and played by
+    :func:`kong_eager_move` has a seat lay a concealed kong: (seed, that seat, the kong's tile).
+    Searched over a fixed list of seeds, a few ms each (the table deals the same round when
+    ``settings.TABLES_FIXED_SEED`` is the seed's hex)."""
+    from rules.engine import apply, new_round
+    from rules.engine.events import Melded
+    from rules.registry import get_variant
+    from rules.tiles import tile_name
+
+    for i in range(200):
+        seed = hashlib.sha256(b"queyou concealed kong %d" % i).digest()
+        state, _ = new_round(variant=get_variant(variant), seed=seed, dealer=0)
+        while state.result is None:
+            seat = gameplay.deciders(state)[0]
+            state, events = apply(state, kong_eager_move(state, seat))
+            for event in events:
+                if isinstance(event, Melded) and event.meld.concealed and event.meld.is_kong:
+                    return seed, event.seat, tile_name(event.meld.tiles[0])
+    raise AssertionError("no concealed kong among 200 seeds: has the deal changed?")
 
 
 def walk(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:

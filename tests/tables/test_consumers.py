@@ -5,15 +5,24 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from rules.registry import VARIANTS
 from tables import bots, gameplay, protocol, rooms
 from tables.game import commands
 from tables.models import Round
-from tests.tables.helpers import fresh, state_of, table_closed, walk
+from tests.tables.helpers import (
+    concealed_kong_seed,
+    fresh,
+    kong_eager_move,
+    state_of,
+    table_closed,
+    walk,
+)
 from tests.tables.ws import connect, drain, drain_until, send, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -177,6 +186,8 @@ def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
         for seat in view["seats"]:
             if seat["seat"] != viewer and {"concealed", "drawn", "waits"} & set(seat):
                 found.append(f"seat {seat['seat']} hand shown to {viewer}")
+            if seat["seat"] != viewer and "que_chosen" in seat:  # 成麻 定缺, before all chose
+                found.append(f"seat {seat['seat']} void choice shown to {viewer}")
         treasure = view.get("treasure")
         # Only a ready (ting) player sees the treasure (changchun.md, Treasure).
         sees = viewer is not None and view["seats"][viewer]["ting"]
@@ -202,6 +213,9 @@ def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
             "claim_window": "asked" in event,
             "meld": others and "tiles" in event.get("meld", {}) and event["meld"].get("concealed"),
             "discard": others and event.get("face_down") and "tile" in event,
+            # 成麻: a 下雨's tile is its owner's (issue 24, item 3), so is a 换三张 swap.
+            "kong_paid": others and event.get("kong") == "concealed" and "tile" in event,
+            "tiles_swapped": others and ("given" in event or "received" in event),
         }
         if hidden.get(kind):
             found.append(f"{kind} of seat {owner} shown to {viewer}")
@@ -223,18 +237,25 @@ def _check_chain(messages: list[dict[str, Any]], last: int) -> int:
     return last
 
 
+Move = Callable[[Any, int], Any]
+"""A player: the action it takes for a seat in a state."""
+
+
 @sync_to_async
-def _step(rnd: Round, rng: random.Random | None = None) -> bool:
+def _step(rnd: Round, rng: random.Random | None = None, move: Move | None = None) -> bool:
     """One move of the round; False once the round is over. Without ``rng`` the move is what a
     timeout would do; with it, a bot on its turns (it declares ting whenever it can, so treasures
-    come) and a random answer to claims (so melds and kongs happen)."""
+    come) and a random answer to claims (so melds and kongs happen); ``move`` chooses instead,
+    where given. 成麻's 定缺 and 换三张 are answered like claims, one seat at a time."""
     rnd = fresh(rnd)
     if rnd.status != Round.Status.PLAYING:
         return False
     state = state_of(rnd)
     seat = gameplay.deciders(state)[0]
     legal = gameplay.legal_actions(state, seat)
-    if rng is None:
+    if move is not None:
+        action = move(state, seat)
+    elif rng is None:
         action = gameplay.auto_play_action(state, seat)
     else:
         claims = gameplay.phase_kind(state) != "turn"
@@ -258,9 +279,10 @@ def _next_round(rnd: Round, players: list[Any]) -> Round:
 
 
 async def _watch_and_play(
-    first: Round, players: list[Any], make_user: Any, rounds: int
+    first: Round, players: list[Any], make_user: Any, rounds: int, move: Move | None = None
 ) -> tuple[dict[int | None, list[dict[str, Any]]], set[str], int]:
-    """Four players and a spectator watch ``rounds`` whole rounds; every message they got."""
+    """Four players and a spectator watch ``rounds`` whole rounds (played by ``move`` where
+    given, see :func:`_step`); every message they got."""
     from accounts.models import Membership
 
     @sync_to_async
@@ -284,7 +306,7 @@ async def _watch_and_play(
     for number in range(rounds):
         if number:
             rnd = await _next_round(rnd, players)
-        while await _step(rnd, rng):
+        while await _step(rnd, rng, move):
             steps += 1
             if steps % 10 == 0:
                 for seat, comm in socks:
@@ -325,26 +347,76 @@ async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(
     assert steps > 60
 
 
-@pytest.mark.parametrize("variant", ["harbin", "siping", "taiyuan_lisi"])
+def _dealt(variant: str, players: list[Any], make_club: Any) -> Round:
+    """A room of ``variant``, the four players seated and ready: its first round."""
+    club = make_club(owner=players[0], members=tuple(players[1:]))
+    room = rooms.room_create(user=players[0], club=club, name=variant, variant=variant)
+    for index, user in enumerate(players):
+        rooms.seat_take(room=room, user=user, index=index)
+        rooms.seat_set_ready(room=room, user=user)
+    return Round.objects.select_related("match__room").get(match__room=room)
+
+
+OTHER_VARIANTS = [key for key in VARIANTS if key != "changchun"]
+"""Every variant of the registry but Changchun (three rounds of it above)."""
+
+
+@pytest.mark.parametrize("variant", OTHER_VARIANTS)
 async def test_no_message_leaks_in_the_other_variants(
     variant: str, players: list[Any], make_club: Any, make_user: Any
 ) -> None:
-    from rules.registry import VARIANTS
-
-    if variant not in VARIANTS:
-        pytest.skip(f"the engine has no {variant} flow yet")
-
-    @sync_to_async
-    def deal() -> Round:
-        club = make_club(owner=players[0], members=tuple(players[1:]))
-        room = rooms.room_create(user=players[0], club=club, name=variant, variant=variant)
-        for index, user in enumerate(players):
-            rooms.seat_take(room=room, user=user, index=index)
-            rooms.seat_set_ready(room=room, user=user)
-        return Round.objects.select_related("match__room").get(match__room=room)
-
-    _, kinds, _ = await _watch_and_play(await deal(), players, make_user, rounds=2)
+    first = await sync_to_async(_dealt)(variant, players, make_club)
+    _, kinds, _ = await _watch_and_play(first, players, make_user, rounds=2)
     assert {"draw", "discard", "round_ended"} <= kinds
+    if variant == "chengma":
+        assert {"voids_chosen", "kong_paid"} & kinds, kinds
+
+
+async def test_a_chengma_concealed_kong_tile_reaches_no_other_viewer(
+    players: list[Any], make_club: Any, make_user: Any, settings: Any
+) -> None:
+    """Issue 24, item 3: from the 暗杠 on, all four copies of its tile are in the owner's
+    kong, so no message to another seat or a spectator names that tile (their 听牌提示 aside,
+    which lists tiles they have not seen) until the owner wins (its hand laid down) or the
+    round ends. The owner's own payment event names it; the replay after the end has it."""
+    from scoring.replay import replay_json
+
+    seed, konger, tile = concealed_kong_seed()
+    settings.TABLES_FIXED_SEED = seed.hex()
+    first = await sync_to_async(_dealt)("chengma", players, make_club)
+    received, kinds, _ = await _watch_and_play(first, players, make_user, 1, kong_eager_move)
+    assert "kong_paid" in kinds
+
+    def is_the_kong(message: dict[str, Any]) -> bool:
+        event = message.get("event") or {}
+        return (
+            event.get("kind") == "meld"
+            and event.get("seat") == konger
+            and (event["meld"].get("concealed") and event["meld"]["type"] == "kong")
+        )
+
+    def over(message: dict[str, Any]) -> bool:
+        event = message.get("event") or {}
+        return event.get("kind") == "round_ended" or (
+            event.get("kind") == "seat_won" and event.get("seat") == konger
+        )
+
+    own = [m["event"] for m in received[konger] if m["type"] == "event"]
+    assert {"kind": "kong_paid", "seat": konger, "kong": "concealed", "tile": tile}.items() <= (
+        next(e for e in own if e["kind"] == "kong_paid" and e["seat"] == konger).items()
+    )
+    for viewer in (s for s in received if s != konger):
+        messages = received[viewer]
+        start = next(i for i, m in enumerate(messages) if is_the_kong(m))
+        end = next(i for i, m in enumerate(messages) if over(m))
+        assert start < end
+        for message in messages[start:end]:
+            named = [p for p, v in walk(message) if v == tile and ".hint." not in p]
+            assert named == [], (viewer, message)
+    rnd = await sync_to_async(fresh)(first)
+    replay = await sync_to_async(replay_json)(rnd)
+    logged = [e for frame in replay["frames"] for e in frame["events"]]
+    assert any(e["kind"] == "kong_paid" and e.get("tile") == tile for e in logged)
 
 
 @sync_to_async

@@ -19,14 +19,15 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+from rules.hand import Transfer
 from rules.payments import nets
-from rules.tiles import format_tiles
+from rules.tiles import format_tiles, parse_tile
 from rules.wall import seed_from_text
 from scoring.models import KongPayment
 from scoring.services import draft_ledger, settle_round
 from tables import gameplay
 from tables.game import store
-from tables.models import Match, Round, RoundAction
+from tables.models import Match, Round, RoundAction, RoundEvent
 from tests.scoring.helpers import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -188,3 +189,61 @@ def _match(players: list[Any]) -> Match:
         players=[u.pk for u in players],
         status=Match.Status.FINISHED,
     )
+
+
+BEFORE_HIDDEN_KONG = ("tables", "0011_fill_kong_payments")
+
+
+def test_a_concealed_kong_payment_stored_before_issue_24_is_hidden_from_the_others(
+    transactional_db: None, players: list[Any], make_club: Callable[..., Any], settings: Any
+) -> None:
+    """0012: a 成麻 round in play whose ``kong_paid`` event of a concealed kong was stored with
+    its tile in every viewer's view (before issue 24, item 3) sends it no more: the others' and
+    the spectators' views lose the tile, the owner's keeps it, the full event is untouched, and
+    the views are those a table writes today."""
+    from rules.engine.events import KongPaid
+    from tables import rooms
+    from tests.tables.helpers import act, concealed_kong_seed, kong_eager_move, state_of
+
+    seed, konger, tile = concealed_kong_seed()
+    settings.TABLES_FIXED_SEED = seed.hex()
+    club = make_club(owner=players[0], members=tuple(players[1:]))
+    room = rooms.room_create(user=players[0], club=club, name="成都桌", variant="chengma")
+    for index, user in enumerate(players):
+        rooms.seat_take(room=room, user=user, index=index)
+        rooms.seat_set_ready(room=room, user=user)
+    rnd = Round.objects.get(match__room=room)
+    paid = RoundEvent.objects.filter(round=rnd, kind="kong_paid", payload__kong="concealed")
+    for _ in range(500):
+        if paid.exists():
+            break
+        state = state_of(rnd)
+        seat = gameplay.deciders(state)[0]
+        assert act(rnd, seat, gameplay.action_json(kong_eager_move(state, seat))).ok
+    row = paid.get()
+    assert row.payload["tile"] == tile
+    assert row.payload["seat"] == konger
+    assert Round.objects.get(pk=rnd.pk).status == Round.Status.PLAYING
+    row.views = {"spectator": row.payload}  # what the table stored before the fix
+    row.save(update_fields=["views"])
+    others = RoundEvent.objects.filter(round=rnd).exclude(pk=row.pk)
+    before = {e.pk: e.views for e in others}
+
+    _executor().migrate([BEFORE_HIDDEN_KONG])
+    _executor().migrate(_executor().loader.graph.leaf_nodes())
+
+    row.refresh_from_db()
+    event = KongPaid(
+        seat=konger,
+        kong="concealed",
+        tile=parse_tile(tile),
+        transfers=tuple(
+            Transfer(t["payer"], t["payee"], t["amount"]) for t in row.payload["transfers"]
+        ),
+    )
+    assert row.payload == gameplay.event_json(event)
+    assert row.views == gameplay.views_to_store(gameplay.event_views(event))
+    for viewer in (0, 1, 2, 3, None):
+        view = gameplay.stored_view(row.views, gameplay.viewer_key(viewer))
+        assert ("tile" in view) == (viewer == konger), viewer
+    assert {e.pk: e.views for e in others} == before

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from rules.registry import VARIANTS
+from tests.tables.helpers import room_set_variant
 from tests.tables.test_browser import _session_cookie, live_url
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -299,7 +301,7 @@ def _screenshot(page: Any, name: str) -> None:
         page.screenshot(path=f"{folder}/{name}.jpg", type="jpeg", quality=82)
 
 
-@pytest.mark.parametrize("variant", ["changchun", "harbin", "siping", "taiyuan_lisi", "taiwan16"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_every_variant_plays_on_one_screen(
     live_url: str, seated: Any, players: list[Any], variant: str, monkeypatch: Any
 ) -> None:
@@ -310,8 +312,7 @@ def test_every_variant_plays_on_one_screen(
     from tables import gameplay, rooms, selectors
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    seated.variant = variant
-    seated.save(update_fields=["variant"])
+    room_set_variant(seated, variant)
     for user in players:
         rooms.seat_set_ready(room=seated, user=user)
     rnd = selectors.current_round(seated.pk)
