@@ -28,7 +28,7 @@ from accounts.errors import (
     ClubPermissionDenied,
     InviteCodeNotFound,
 )
-from accounts.membership import active_club_ids
+from accounts.membership import active_club_ids, is_active_member, membership_manages
 from accounts.models import Club, Membership, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiAuthThrottle, ApiPagination, refusal
 
@@ -260,10 +260,10 @@ class ClubViewSet(
         """Active members (for members); managers also see the pending requests."""
         club = self.get_object()
         mine = Membership.objects.filter(club=club, user=_me(request)).first()
-        if mine is None or not mine.is_active:
+        if mine is None or not is_active_member(_me(request), club.pk):
             return refusal("members only", "not_member", status.HTTP_403_FORBIDDEN)
         rows = Membership.objects.filter(club=club).select_related("user")
-        if not mine.is_manager:
+        if not membership_manages(mine):
             rows = rows.filter(status=Membership.Status.ACTIVE)
         page = self.paginate_queryset(rows.order_by("joined_at", "pk"))
         return self.get_paginated_response(MemberSerializer(page, many=True).data)

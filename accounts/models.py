@@ -190,9 +190,6 @@ class Membership(models.Model):
 
     @property
     def is_active(self) -> bool:
+        """The request was admitted (not pending). Whether its holder is an active member, or
+        a manager, is the membership policy's (``accounts.membership``): the account counts too."""
         return self.status == self.Status.ACTIVE
-
-    @property
-    def is_manager(self) -> bool:
-        """Owner or admin of the club, and admitted: may approve, remove and manage rooms."""
-        return self.is_active and self.role in {self.Role.OWNER, self.Role.ADMIN}

@@ -11,6 +11,10 @@ us (it covers the game, not clubs), follow what players of club apps such as 微
 * any member may leave a club they do not own;
 * a site superuser may do what the owner may (support and moderation); the rules that protect
   the club itself (the owner stays, roles are admin or member) still hold.
+
+Who is an owner or a manager is the membership policy's (``accounts.membership``): an active
+membership *and* an active account, so a deactivated owner or admin manages nothing (issue 24
+item 9).
 """
 
 from __future__ import annotations
@@ -25,23 +29,18 @@ from accounts.errors import (
     InviteCodeNotFound,
     MembershipStateError,
 )
+from accounts.membership import may_manage_club, may_own_club
 from accounts.models import Club, Membership, User, new_club_code
 from accounts.selectors import membership_of
 
 
 def _require_manager(*, actor: User, club: Club) -> None:
-    if actor.is_active and actor.is_superuser:
-        return  # site superusers act for any club (support, moderation)
-    membership = membership_of(user=actor, club=club)
-    if membership is None or not membership.is_manager:
+    if not may_manage_club(actor, club.pk):
         raise ClubPermissionDenied(_("只有圈主或管理员可以这样做。"))
 
 
 def _require_owner(*, actor: User, club: Club) -> None:
-    if actor.is_active and actor.is_superuser:
-        return
-    membership = membership_of(user=actor, club=club)
-    if membership is None or not membership.is_active or membership.role != Membership.Role.OWNER:
+    if not may_own_club(actor, club.pk):
         raise ClubPermissionDenied(_("只有圈主可以这样做。"))
 
 

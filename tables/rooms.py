@@ -110,9 +110,9 @@ def user_manages_room(user: Any, room: Room) -> bool:
     """Site staff allowed to change rooms, or an active owner/admin of the room's club."""
     if not getattr(user, "is_active", False) or not getattr(user, "is_authenticated", False):
         return False
-    if user.is_superuser or (user.is_staff and user.has_perm("tables.change_room")):
+    if user.is_staff and user.has_perm("tables.change_room"):
         return True
-    return membership.is_club_manager(user, room.club_id)
+    return membership.may_manage_club(user, room.club_id)
 
 
 def bot_level_validate(*, level: object) -> str:
