@@ -23,11 +23,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.codes import normalize_code
+from accounts.display_names import name_taken_in_club
 from accounts.errors import (
     AlreadyMember,
     ClubPermissionDenied,
     InviteCodeNotFound,
     MembershipStateError,
+    NameTakenInClub,
 )
 from accounts.membership import may_manage_club, may_own_club
 from accounts.models import Club, Membership, User, new_club_code
@@ -65,8 +67,9 @@ def club_create(
 def club_join_by_code(*, user: User, code: str) -> Membership:
     """Join the club with this invite code: at once if it is open, else as a pending request.
 
-    Raises ``InviteCodeNotFound`` for an unknown code and ``AlreadyMember`` when the player already
-    belongs to the club or already asked to join it.
+    Raises ``InviteCodeNotFound`` for an unknown code, ``AlreadyMember`` when the player already
+    belongs to the club or already asked to join it, and ``NameTakenInClub`` when another player
+    of the club already goes by the player's name (``accounts.display_names``).
     """
     club = Club.objects.filter(invite_code=normalize_code(code)).first()
     if club is None:
@@ -74,6 +77,11 @@ def club_join_by_code(*, user: User, code: str) -> Membership:
     existing = membership_of(user=user, club=club)
     if existing is not None:
         raise AlreadyMember(_already_member_message(existing))
+    if name_taken_in_club(user=user, club_id=club.pk):  # two players of one name at its tables
+        raise NameTakenInClub(
+            _("这个亲友圈里已经有人叫“%(name)s”了：请先在个人资料里改个昵称再加入。")
+            % {"name": user.public_name}
+        )
     status = (
         Membership.Status.PENDING
         if club.join_policy == Club.JoinPolicy.APPROVAL
