@@ -22,12 +22,13 @@ from django.db.models import QuerySet
 from django.forms import ModelChoiceField
 from django.http import HttpRequest
 
+from accounts import membership
 from accounts.models import Club, User
-from accounts.selectors import clubs_managed_by
 
 
 def managed_club_ids(request: HttpRequest) -> frozenset[int]:
-    """Ids of the clubs the signed-in user owns or administers, read once per request.
+    """Ids of the clubs the signed-in user owns or administers (``accounts.membership``: an
+    active membership and an active account), read once per request.
 
     An admin page asks "may they?" many times (every model on the index, every action); caching
     on the request keeps that to one query.
@@ -35,8 +36,9 @@ def managed_club_ids(request: HttpRequest) -> frozenset[int]:
     cached: frozenset[int] | None = getattr(request, "_managed_club_ids", None)
     if cached is None:
         user = request.user
-        if isinstance(user, User) and user.is_active:
-            cached = frozenset(clubs_managed_by(user=user).values_list("pk", flat=True))
+        if isinstance(user, User):
+            ids = membership.managed_club_ids(user).values_list("club", flat=True)
+            cached = frozenset(ids)
         else:
             cached = frozenset()
         request._managed_club_ids = cached  # type: ignore[attr-defined]

@@ -18,17 +18,17 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from accounts import membership
 from accounts.models import User
-from accounts.selectors import user_manages_any_club
 
 
 def may_enter_admin(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """Active staff, or an active owner/admin of at least one club."""
+    """Active staff, or an active owner/admin of at least one club (``accounts.membership``)."""
     if not user.is_active or not user.is_authenticated:
         return False
     if getattr(user, "is_staff", False):
         return True
-    return isinstance(user, User) and user_manages_any_club(user=user)
+    return isinstance(user, User) and membership.managed_club_ids(user).exists()
 
 
 class ClubManagerAuthenticationForm(AdminAuthenticationForm):

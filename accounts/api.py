@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Count, Q, QuerySet
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
@@ -22,13 +23,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
+from accounts.display_names import display_name_validate
 from accounts.errors import (
     AlreadyMember,
     ClubError,
     ClubPermissionDenied,
     InviteCodeNotFound,
+    NameTakenInClub,
 )
-from accounts.membership import active_club_ids
+from accounts.membership import active_club_ids, is_active_member, membership_manages
 from accounts.models import Club, Membership, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiAuthThrottle, ApiPagination, refusal
 
@@ -47,6 +50,8 @@ def club_refusal(error: ClubError) -> Response:
         return refusal(str(error), "invite_code_not_found", status.HTTP_404_NOT_FOUND)
     if isinstance(error, AlreadyMember):
         return refusal(str(error), "already_member", status.HTTP_409_CONFLICT)
+    if isinstance(error, NameTakenInClub):
+        return refusal(str(error), "name_taken", status.HTTP_409_CONFLICT)
     return refusal(str(error), "membership_state", status.HTTP_409_CONFLICT)
 
 
@@ -70,6 +75,14 @@ class ProfileSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "language",
         )
         read_only_fields = ("id", "username", "email")
+
+    def validate_display_name(self, value: str) -> str:
+        """The one display name check (``accounts.display_names``), as on the profile page."""
+        assert isinstance(self.instance, User)  # the serializer edits the signed-in player
+        try:
+            return display_name_validate(user=self.instance, name=value)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages, code=error.code) from None
 
 
 class MeView(APIView):
@@ -260,10 +273,10 @@ class ClubViewSet(
         """Active members (for members); managers also see the pending requests."""
         club = self.get_object()
         mine = Membership.objects.filter(club=club, user=_me(request)).first()
-        if mine is None or not mine.is_active:
+        if mine is None or not is_active_member(_me(request), club.pk):
             return refusal("members only", "not_member", status.HTTP_403_FORBIDDEN)
         rows = Membership.objects.filter(club=club).select_related("user")
-        if not mine.is_manager:
+        if not membership_manages(mine):
             rows = rows.filter(status=Membership.Status.ACTIVE)
         page = self.paginate_queryset(rows.order_by("joined_at", "pk"))
         return self.get_paginated_response(MemberSerializer(page, many=True).data)

@@ -27,3 +27,7 @@ class AlreadyMember(ClubError):
 
 class MembershipStateError(ClubError):
     """The membership is not in a state the operation applies to (e.g. approving twice)."""
+
+
+class NameTakenInClub(ClubError):
+    """The player's public name is already another player's in the club (issue 24 item 6)."""

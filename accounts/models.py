@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -92,6 +93,21 @@ class User(AbstractUser):
         if not self.avatar_color:
             self.avatar_color = default_avatar_colour(self.username)
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """The display name check (``accounts.display_names``), for every model form that edits
+        a player: sign-up, profile, the admin's user forms."""
+        super().clean()
+        from accounts.display_names import display_name_validate  # it reads these models
+
+        try:
+            self.display_name = display_name_validate(user=self, name=self.display_name)
+        except ValidationError as error:
+            # A blank display name shows the username: its refusal belongs to no one field
+            # (the profile form has no username, the admin's add form no display name).
+            raise (
+                ValidationError({"display_name": error}) if self.display_name else error
+            ) from None
 
     @property
     def public_name(self) -> str:
@@ -190,9 +206,6 @@ class Membership(models.Model):
 
     @property
     def is_active(self) -> bool:
+        """The request was admitted (not pending). Whether its holder is an active member, or
+        a manager, is the membership policy's (``accounts.membership``): the account counts too."""
         return self.status == self.Status.ACTIVE
-
-    @property
-    def is_manager(self) -> bool:
-        """Owner or admin of the club, and admitted: may approve, remove and manage rooms."""
-        return self.is_active and self.role in {self.Role.OWNER, self.Role.ADMIN}

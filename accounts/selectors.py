@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from accounts import membership
 from accounts.models import Club, Membership, User
-
-MANAGER_ROLES = (Membership.Role.OWNER, Membership.Role.ADMIN)
 
 
 def clubs_of_user(*, user: User) -> QuerySet[Club]:
-    """Clubs the player is an admitted (active) member of, whatever their role."""
-    return Club.objects.filter(
-        memberships__user=user, memberships__status=Membership.Status.ACTIVE
-    ).distinct()
+    """Clubs the player is an active member of, whatever their role (``accounts.membership``)."""
+    return Club.objects.filter(pk__in=membership.active_club_ids(user))
 
 
 def memberships_of_user(*, user: User) -> QuerySet[Membership]:
@@ -22,12 +19,9 @@ def memberships_of_user(*, user: User) -> QuerySet[Membership]:
 
 
 def clubs_managed_by(*, user: User) -> QuerySet[Club]:
-    """Clubs the player owns or administers (active membership with role owner or admin)."""
-    return Club.objects.filter(
-        memberships__user=user,
-        memberships__status=Membership.Status.ACTIVE,
-        memberships__role__in=MANAGER_ROLES,
-    ).distinct()
+    """Clubs the player owns or administers, by the membership policy (an active membership
+    and an active account: a deactivated owner or admin manages none)."""
+    return Club.objects.filter(pk__in=membership.managed_club_ids(user))
 
 
 def membership_of(*, user: User, club: Club) -> Membership | None:
@@ -38,18 +32,16 @@ def membership_of(*, user: User, club: Club) -> Membership | None:
 
 
 def user_is_club_member(*, user: User, club: Club) -> bool:
-    membership = membership_of(user=user, club=club)
-    return membership is not None and membership.is_active
+    return membership.is_active_member(user, club.pk)
 
 
 def user_can_manage_club(*, user: User, club: Club) -> bool:
     """Owner or admin of the club: may approve requests, remove members and manage rooms."""
-    membership = membership_of(user=user, club=club)
-    return membership is not None and membership.is_manager
+    return membership.is_club_manager(user, club.pk)
 
 
 def user_manages_any_club(*, user: User) -> bool:
-    return user.is_authenticated and clubs_managed_by(user=user).exists()
+    return clubs_managed_by(user=user).exists()
 
 
 def club_members(*, club: Club) -> QuerySet[Membership]:

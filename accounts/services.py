@@ -11,6 +11,10 @@ us (it covers the game, not clubs), follow what players of club apps such as 微
 * any member may leave a club they do not own;
 * a site superuser may do what the owner may (support and moderation); the rules that protect
   the club itself (the owner stays, roles are admin or member) still hold.
+
+Who is an owner or a manager is the membership policy's (``accounts.membership``): an active
+membership *and* an active account, so a deactivated owner or admin manages nothing (issue 24
+item 9).
 """
 
 from __future__ import annotations
@@ -19,29 +23,26 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.codes import normalize_code
+from accounts.display_names import name_taken_in_club
 from accounts.errors import (
     AlreadyMember,
     ClubPermissionDenied,
     InviteCodeNotFound,
     MembershipStateError,
+    NameTakenInClub,
 )
+from accounts.membership import may_manage_club, may_own_club
 from accounts.models import Club, Membership, User, new_club_code
 from accounts.selectors import membership_of
 
 
 def _require_manager(*, actor: User, club: Club) -> None:
-    if actor.is_active and actor.is_superuser:
-        return  # site superusers act for any club (support, moderation)
-    membership = membership_of(user=actor, club=club)
-    if membership is None or not membership.is_manager:
+    if not may_manage_club(actor, club.pk):
         raise ClubPermissionDenied(_("只有圈主或管理员可以这样做。"))
 
 
 def _require_owner(*, actor: User, club: Club) -> None:
-    if actor.is_active and actor.is_superuser:
-        return
-    membership = membership_of(user=actor, club=club)
-    if membership is None or not membership.is_active or membership.role != Membership.Role.OWNER:
+    if not may_own_club(actor, club.pk):
         raise ClubPermissionDenied(_("只有圈主可以这样做。"))
 
 
@@ -66,8 +67,9 @@ def club_create(
 def club_join_by_code(*, user: User, code: str) -> Membership:
     """Join the club with this invite code: at once if it is open, else as a pending request.
 
-    Raises ``InviteCodeNotFound`` for an unknown code and ``AlreadyMember`` when the player already
-    belongs to the club or already asked to join it.
+    Raises ``InviteCodeNotFound`` for an unknown code, ``AlreadyMember`` when the player already
+    belongs to the club or already asked to join it, and ``NameTakenInClub`` when another player
+    of the club already goes by the player's name (``accounts.display_names``).
     """
     club = Club.objects.filter(invite_code=normalize_code(code)).first()
     if club is None:
@@ -75,6 +77,11 @@ def club_join_by_code(*, user: User, code: str) -> Membership:
     existing = membership_of(user=user, club=club)
     if existing is not None:
         raise AlreadyMember(_already_member_message(existing))
+    if name_taken_in_club(user=user, club_id=club.pk):  # two players of one name at its tables
+        raise NameTakenInClub(
+            _("这个亲友圈里已经有人叫“%(name)s”了：请先在个人资料里改个昵称再加入。")
+            % {"name": user.public_name}
+        )
     status = (
         Membership.Status.PENDING
         if club.join_policy == Club.JoinPolicy.APPROVAL

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from accounts import membership as membership_policy
 from accounts import selectors, services
 from accounts.errors import ClubError
 from accounts.forms import ClubForm, JoinClubForm, ProfileForm, SignUpForm
@@ -149,10 +150,11 @@ def club_join(request: HttpRequest) -> HttpResponse:
 
 
 def _club_for_member(request: HttpRequest, pk: int) -> tuple[Club, Membership]:
-    """The club and the player's active membership; 404 for outsiders, so clubs stay private."""
+    """The club and the player's active membership (``accounts.membership``); 404 for
+    outsiders, so clubs stay private."""
     club = get_object_or_404(Club, pk=pk)
     membership = selectors.membership_of(user=_player(request), club=club)
-    if membership is None or not membership.is_active:
+    if membership is None or not membership_policy.is_active_member(_player(request), club.pk):
         raise Http404
     return club, membership
 
@@ -160,11 +162,13 @@ def _club_for_member(request: HttpRequest, pk: int) -> tuple[Club, Membership]:
 @login_required
 def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     club, membership = _club_for_member(request, pk)
+    manages = membership_policy.membership_manages(membership)
     context = {
         "club": club,
         "membership": membership,
+        "manages": manages,
         "members": selectors.club_members(club=club),
-        "pending": selectors.club_pending_requests(club=club) if membership.is_manager else (),
+        "pending": selectors.club_pending_requests(club=club) if manages else (),
         "rooms": club.rooms.all(),
         "join_url": request.build_absolute_uri(
             f"{reverse('accounts:club_join')}?code={club.invite_code}"
@@ -176,7 +180,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def club_edit(request: HttpRequest, pk: int) -> HttpResponse:
     club, membership = _club_for_member(request, pk)
-    if not membership.is_manager:
+    if not membership_policy.membership_manages(membership):
         raise Http404
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():

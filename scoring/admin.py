@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
+from scoring import selectors
 from scoring.labels import win_by_label
 from scoring.models import (
     FanItem,
@@ -22,6 +23,7 @@ from scoring.models import (
     RoundSettlement,
     SettlementFailure,
 )
+from tables import bot_names
 
 
 def _signed(value: int) -> str:
@@ -138,11 +140,10 @@ class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
 
     @staticmethod
     def _names(obj: RoundSettlement) -> list[str]:
-        names = ["🤖"] * 4
-        for entry in obj.entries.all():
-            if entry.user is not None:
-                names[entry.seat] = str(entry.user.public_name)
-        return names
+        players = {e.seat: e.user_id for e in obj.entries.all()}
+        names = {e.user.pk: str(e.user.public_name) for e in obj.entries.all() if e.user}
+        seats = [players.get(seat) for seat in range(4)]
+        return bot_names.seat_names(seats, names, obj.match.bot_levels or ())
 
     @admin.display(description=_("结果"))
     def outcome(self, obj: RoundSettlement) -> str:
@@ -194,7 +195,9 @@ class LedgerEntryAdmin(ReadOnlyLedgerAdmin):
 
     @admin.display(description=_("玩家"), ordering="user__username")
     def player(self, obj: LedgerEntry) -> str:
-        return "🤖" if obj.user is None else str(obj.user.public_name)
+        if obj.user is not None:
+            return str(obj.user.public_name)
+        return selectors.bot_seat_name(obj.settlement.match, obj.seat)
 
     @admin.display(description=_("输赢"), ordering="net")
     def amount(self, obj: LedgerEntry) -> str:

@@ -33,6 +33,7 @@ from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_para
 from scoring import selectors
 from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
+from tables import bot_names
 from tables.models import Match, Round, RoundEvent, Variant
 
 FOUR_INTS: dict[str, Any] = {
@@ -138,13 +139,17 @@ class MatchSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         read_only_fields = fields
 
     @extend_schema_field(
-        {"type": "array", "items": {"type": "string"}, "description": "seats 0-3; 🤖 for a bot"}
+        {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "seats 0-3; a bot is named by its number and level (机器人·简单 1)",
+        }
     )
     def get_seat_names(self, match: Match) -> list[str]:
         names: dict[int, str] = self.context.get("names", {})
         if not names:
-            return selectors.player_names(match.players)
-        return [("🤖" if u is None else names.get(u, "?")) for u in match.players]
+            return selectors.player_names(match.players, match.bot_levels or ())
+        return bot_names.seat_names(match.players, names, match.bot_levels or ())
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -194,7 +199,10 @@ class LedgerLineSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
         read_only_fields = fields
 
     def get_name(self, entry: LedgerEntry) -> str:
-        return "🤖" if entry.user is None else entry.user.public_name
+        if entry.user is not None:
+            return str(entry.user.public_name)
+        match = self.context.get("match") or entry.settlement.match
+        return selectors.bot_seat_name(match, entry.seat)
 
 
 class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -229,7 +237,10 @@ class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         if rnd.status != Round.Status.ENDED:
             return []
         lines = LedgerEntry.objects.filter(settlement__round=rnd).select_related("user")
-        return [dict(row) for row in LedgerLineSerializer(lines.order_by("seat"), many=True).data]
+        serializer = LedgerLineSerializer(
+            lines.order_by("seat"), many=True, context={"match": rnd.match}
+        )
+        return [dict(row) for row in serializer.data]
 
     @extend_schema_field({"type": "string", "nullable": True})
     def get_seed(self, rnd: Round) -> str | None:

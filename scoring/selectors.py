@@ -24,6 +24,7 @@ from accounts import membership
 from accounts.models import Club, User
 from scoring.labels import fan_label, kong_label, payment_label, unit_label, win_by_label
 from scoring.models import LedgerEntry, RoundSettlement
+from tables import bot_names
 from tables.models import Match, Round
 
 Period = Literal["week", "month", "all"]
@@ -113,11 +114,18 @@ def matches_for_user(
     )
 
 
-def player_names(user_ids: Iterable[int | None]) -> list[str]:
-    """Public names of a match's seats in order (a bot is 🤖)."""
-    ids = [u for u in user_ids if u is not None]
+def player_names(user_ids: Iterable[int | None], bot_levels: Sequence[str] = ()) -> list[str]:
+    """Names of a match's seats in order: players' public names, bots' names of their own
+    (机器人·简单 1, ``tables.bot_names``; pass the match's ``bot_levels``)."""
+    players = list(user_ids)
+    ids = [u for u in players if u is not None]
     names = {u.pk: u.public_name for u in User.objects.filter(pk__in=ids)}
-    return [("🤖" if u is None else names.get(u, "?")) for u in user_ids]
+    return bot_names.seat_names(players, names, bot_levels)
+
+
+def bot_seat_name(match: Match, seat: int) -> str:
+    """The name of the bot at ``seat`` of ``match`` (a ledger line whose user is null)."""
+    return bot_names.seat_names(match.players, {}, match.bot_levels or ())[seat]
 
 
 # --- one match --------------------------------------------------------------------------------

@@ -50,7 +50,10 @@ def my_matches(request: HttpRequest) -> HttpResponse:
         }
     matches = selectors.matches_for_user(request.user, **filters)
     page = Paginator(matches, 20).get_page(request.GET.get("page"))
-    rows = [{"match": m, "players": selectors.player_names(m.players)} for m in page.object_list]
+    rows = [
+        {"match": m, "players": selectors.player_names(m.players, m.bot_levels)}
+        for m in page.object_list
+    ]
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -67,7 +70,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("room__club"), pk=match_id)
     _require_member(request, match.room.club_id)
     rows = selectors.ledger_rows_for_match(match)
-    names = selectors.player_names(match.players)
+    names = selectors.player_names(match.players, match.bot_levels)
     totals = selectors.match_totals(match)
     chart = (
         charts.cumulative_chart([r.cumulative for r in rows], names, title=_("累计得分"))
@@ -117,7 +120,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
             "ended": ended,
             "reveal": reveal,
             "row": rows[0] if rows else None,
-            "names": selectors.player_names(rnd.match.players),
+            "names": selectors.player_names(rnd.match.players, rnd.match.bot_levels),
         },
     )
 
@@ -142,7 +145,7 @@ def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
             "round": rnd,
             "replay": data,
             "row": rows[0] if rows else None,
-            "names": selectors.player_names(rnd.match.players),
+            "names": selectors.player_names(rnd.match.players, rnd.match.bot_levels),
         },
     )
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from accounts.models import User
-from tables import club_admin, room_options, rooms
+from tables import bot_names, club_admin, room_options, rooms
 from tables.admin_forms import DissolveActionForm, RoomAdminForm
 from tables.errors import TableError
 from tables.models import BotLevel, Match, Room, Round, Seat
@@ -125,9 +125,10 @@ class RoomAdmin(ClubScopedModelAdmin):
         """Who sits where; a player is removed with the seat list's action (linked here)."""
         if room.pk is None:
             return "—"
-        seats = Seat.objects.filter(room=room).select_related("user").order_by("index")
+        seats = list(Seat.objects.filter(room=room).select_related("user").order_by("index"))
+        bots = bot_names.table_bots(seats, room.bot_level)
         link = reverse("admin:tables_seat_changelist") + f"?room__id__exact={room.pk}"
-        listed = ", ".join(f"{seat.index}: {_who(seat)}" for seat in seats)
+        listed = ", ".join(f"{seat.index}: {bot_names.seated_name(seat, bots)}" for seat in seats)
         return format_html('{} <a href="{}">{}</a>', listed or "—", link, _("管理座位"))
 
     def save_model(self, request: HttpRequest, obj: Room, form: Any, change: bool) -> None:
@@ -191,13 +192,6 @@ class RoomAdmin(ClubScopedModelAdmin):
     @admin.action(description=_("机器人补位（困难）"), permissions=("change",))
     def fill_with_hard_bots(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
         self._fill(request, queryset, BotLevel.HARD)
-
-
-def _who(seat: Seat) -> str:
-    """A seat as the room's page lists it: the player, or 🤖 with the bot's level."""
-    if seat.is_bot:
-        return f"🤖 {seat.get_bot_level_display()}" if seat.bot_level else "🤖"
-    return str(seat.user)
 
 
 @admin.register(Seat)
@@ -343,4 +337,4 @@ class MatchAdmin(ClubScopedModelAdmin):
                 u.pk: u.public_name
                 for u in User.objects.filter(pk__in=[u for u in ids if u is not None])
             }
-        return " / ".join("🤖" if u is None else names.get(u, "?") for u in ids)
+        return " / ".join(bot_names.seat_names(ids, names, match.bot_levels or ()))

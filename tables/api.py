@@ -29,7 +29,7 @@ from accounts import membership
 from accounts.codes import normalize_code
 from accounts.models import Club, User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
-from tables import club_admin, rooms
+from tables import bot_names, club_admin, rooms
 from tables.errors import TableError
 from tables.models import BotLevel, Match, Room, Round, Seat, Variant
 from tables.room_options import options_schema
@@ -121,10 +121,12 @@ class RoomSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     def get_seats(self, room: Room) -> list[dict[str, Any] | None]:
         """Four places, ``null`` where nobody sits."""
         seats: list[dict[str, Any] | None] = [None, None, None, None]
-        for seat in room.seats.all():
+        rows = list(room.seats.all())
+        bots = bot_names.table_bots(rows, room.bot_level)
+        for seat in rows:
             seats[seat.index] = {
                 "index": seat.index,
-                "name": "🤖" if seat.is_bot or seat.user is None else seat.user.public_name,
+                "name": bot_names.seated_name(seat, bots),
                 "is_bot": seat.is_bot,
                 "ready": seat.ready,
                 "auto_play": seat.auto_play,

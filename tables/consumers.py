@@ -29,18 +29,20 @@ from tables import gameplay, notify, presence, protocol, rooms, selectors
 from tables.errors import TableError
 from tables.game import commands, store
 from tables.models import Room, Round
+from tables.protocol import (  # the close codes' one table: tables.protocol.CLOSE_CODES
+    CLOSE_ABUSE,
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_REVOKED,
+    CLOSE_TOO_MANY,
+    CLOSE_UNAUTHENTICATED,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CATCH_UP_LIMIT = 400
 """A reconnecting client missing more events than this gets a fresh snapshot instead."""
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
-CLOSE_ABUSE = 4429
-CLOSE_TOO_MANY = 4408
-CLOSE_REVOKED = 4410
 _MAX_REFUSED = 200
 DATABASE_THREADS = ThreadPoolExecutor(
     max_workers=settings.TABLES_DATABASE_THREADS, thread_name_prefix="table-db"
@@ -217,7 +219,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.refused += 1
         await self._send_all([protocol.error(code, message, **extra)])
         if self.refused > _MAX_REFUSED:
-            await self.close(code=CLOSE_ABUSE)
+            await self._refuse(CLOSE_ABUSE, "too_many_refusals", "too many refused messages")
 
     async def on_ping(self, fields: dict[str, Any]) -> None:
         await self._send_all([{"type": "pong"}])

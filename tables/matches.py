@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tables import presence
+from tables.bot_names import seat_level
 from tables.game import store
 from tables.game.commands import NEXT_ROUND_AFTER_S, round_start
 from tables.models import Match, Room, Round, Seat
@@ -52,6 +53,7 @@ def start_if_ready(room: Room) -> Round | None:
             variant=room.variant,
             options=room.options,
             players=[seats[i].user_id for i in range(4)],
+            bot_levels=[seat_level(seats[i], room.bot_level) for i in range(4)],
         )
     return _deal_next(room, match)
 

@@ -193,6 +193,12 @@ class Match(models.Model):
     players = models.JSONField(
         _("玩家"), default=list, help_text=_("开局时四个座位的玩家（用户 id 或 null 表示机器人）。")
     )
+    bot_levels = models.JSONField(
+        _("机器人水平"),
+        default=list,
+        blank=True,
+        help_text=_("开局时各座位机器人的水平（玩家的座位为空字符串），用来给机器人起名。"),
+    )
     variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     options = models.JSONField(_("房间选项"), default=dict, blank=True)
     started_at = models.DateTimeField(_("开始时间"), auto_now_add=True)

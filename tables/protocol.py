@@ -23,6 +23,78 @@ RATE_BURST = 20.0
 CLIENT_ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
+# --- close codes -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CloseCode:
+    """One way the server closes a table socket on purpose (a websocket close code).
+
+    ``name`` is the ``code`` of the ``error`` message sent just before the close; ``retry`` says
+    whether the page may reconnect by itself (False: the same request would be refused again,
+    so the page stops and tells the player ``message``, 简体中文 source text of the page's
+    catalog); ``meaning`` is the documentation's English.
+    """
+
+    code: int
+    name: str
+    retry: bool
+    meaning: str
+    message: str
+
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4408
+CLOSE_REVOKED = 4410
+CLOSE_ABUSE = 4429
+
+CLOSE_CODES: tuple[CloseCode, ...] = (
+    CloseCode(
+        CLOSE_UNAUTHENTICATED,
+        "not_authenticated",
+        False,
+        "not signed in",
+        "请先登录，再进入牌桌",
+    ),
+    CloseCode(
+        CLOSE_FORBIDDEN,
+        "not_allowed",
+        False,
+        "not an active member of the room's club, or a spectator where the room allows none",
+        "无法进入这个牌桌",
+    ),
+    CloseCode(CLOSE_NOT_FOUND, "no_room", False, "no such room", "没有这个房间"),
+    CloseCode(
+        CLOSE_TOO_MANY,
+        "too_many_sockets",
+        False,
+        "the user already has `TABLES_MAX_SOCKETS_PER_USER` table sockets open (other tabs)",
+        "你打开的牌桌太多了：关掉其他牌桌页面后刷新本页",
+    ),
+    CloseCode(
+        CLOSE_REVOKED,
+        "not_member",
+        False,
+        "no longer an active member of the room's club (left, removed, or the account closed)",
+        "你已不是这个亲友圈的成员，连接已关闭",
+    ),
+    CloseCode(
+        CLOSE_ABUSE,
+        "too_many_refusals",
+        False,
+        "more than 200 refused messages on one socket (after the last refusal's own `error`)",
+        "消息太多，连接被关闭",
+    ),
+)
+"""Every close code the server uses on purpose: the one table that the server (these
+constants), the page (``static/js/close_codes.js``, generated from it by
+``tools/make_close_codes.py``) and ``docs/protocol.md`` (the same tool writes its table) share;
+``tests/tables/test_close_codes.py`` fails when they disagree. Any other close (a network drop,
+a server restart: 1001, 1006, 1011 …) is retried with back-off."""
+
+
 class ProtocolError(ValueError):
     """A client message that is not valid; ``code`` goes into the ``error`` reply."""
 

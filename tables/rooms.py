@@ -13,7 +13,7 @@ from django.db import IntegrityError
 
 from accounts import membership
 from accounts.models import Club
-from tables import presence
+from tables import bot_names, presence
 from tables.errors import TableError
 from tables.game import store
 from tables.matches import end_match, lock_room, rounds_in_play, start_if_ready
@@ -110,9 +110,9 @@ def user_manages_room(user: Any, room: Room) -> bool:
     """Site staff allowed to change rooms, or an active owner/admin of the room's club."""
     if not getattr(user, "is_active", False) or not getattr(user, "is_authenticated", False):
         return False
-    if user.is_superuser or (user.is_staff and user.has_perm("tables.change_room")):
+    if user.is_staff and user.has_perm("tables.change_room"):
         return True
-    return membership.is_club_manager(user, room.club_id)
+    return membership.may_manage_club(user, room.club_id)
 
 
 def bot_level_validate(*, level: object) -> str:
@@ -184,7 +184,9 @@ def seat_leave(*, room: Room, user: Any) -> None:
 
 
 def _name(seat: Seat) -> str:
-    return "🤖" if seat.is_bot or seat.user is None else str(seat.user.public_name)
+    """The seat's name for a notice: the player's, or its bot's (机器人·简单 1)."""
+    room = seat.room
+    return bot_names.seated_name(seat, bot_names.table_bots(room.seats.all(), room.bot_level))
 
 
 def stand_up(room: Room, seat: Seat, *, reason: str) -> None:

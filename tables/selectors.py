@@ -14,7 +14,7 @@ from django.db.models import Count, QuerySet
 from accounts import membership
 from rules.engine import RoundState
 from rules.engine.state import TurnPhase
-from tables import gameplay
+from tables import bot_names, gameplay
 from tables.models import Match, Room, Round, RoundEvent, Seat
 
 
@@ -60,11 +60,16 @@ def table_state(room: Room) -> dict[str, Any]:
     the writer after its commit instead of once by every socket."""
     seats: list[dict[str, Any] | None] = [None] * 4
     seat_users: list[int | None] = [None] * 4
-    for seat in Seat.objects.filter(room=room).select_related("user"):
+    rows = list(Seat.objects.filter(room=room).select_related("user"))
+    bots = bot_names.table_bots(rows, room.bot_level)
+    for seat in rows:
         seat_users[seat.index] = seat.user_id
         seats[seat.index] = {
             "index": seat.index,
-            "name": "🤖" if seat.is_bot or seat.user is None else seat.user.public_name,
+            # Sent to every viewer at once: the name in the site's language, and the bot's number
+            # and level for the page to name it in the viewer's (static/tables/state.js).
+            "name": bot_names.seated_name(seat, bots),
+            "bot": bots.get(seat.index),
             "is_bot": seat.is_bot,
             "ready": seat.ready,
             "auto_play": seat.auto_play,

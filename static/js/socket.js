@@ -1,9 +1,21 @@
 // The table's websocket (docs/protocol.md): connect, say hello with where the page's stream
 // stands, reconnect with back-off, and say hello again when idle (a lost notification is then
 // repaired). It knows nothing of the game: messages go to `onMessage` as parsed JSON.
+//
+// Whether a close is worth a reconnection is the server's table of close codes, read as data
+// (./close_codes.js, generated from tables/protocol.py): a refusal (`retry: false`, e.g. 4408 a
+// fifth tab, 4410 no longer a member) would be refused again, so the socket stops and hands the
+// row to `onStatus("refused", code, row)` for the page to tell the player why.
+
+import { CLOSE_CODES } from "./close_codes.js";
 
 const IDLE_HELLO_MS = 15000;
-const FINAL_CODES = new Set([4401, 4403, 4404, 4429]); // refused: reconnecting would not help
+
+/** The close code's row of the server's table, or null for a close that is not a refusal. */
+export function refusalOf(code) {
+  const row = CLOSE_CODES[code];
+  return row && !row.retry ? row : null;
+}
 
 export class TableSocket {
   /**
@@ -33,8 +45,10 @@ export class TableSocket {
     socket.addEventListener("message", (event) => this.hooks.onMessage(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
-      if (FINAL_CODES.has(event.code)) {
-        this.hooks.onStatus("refused", event.code);
+      const refusal = refusalOf(event.code);
+      if (refusal) {
+        this.stop();
+        this.hooks.onStatus("refused", event.code, refusal);
         return;
       }
       this.hooks.onStatus("closed");
@@ -46,6 +60,12 @@ export class TableSocket {
         if (Date.now() - this.lastSent > IDLE_HELLO_MS) this.hello();
       }, 5000);
     }
+  }
+
+  /** No more idle hellos (after a refusal: nothing is left to keep alive). */
+  stop() {
+    if (this.idle !== null) clearInterval(this.idle);
+    this.idle = null;
   }
 
   get open() {

@@ -6,6 +6,8 @@
 // Nothing here knows the rules: what may be played is the server's `legal_actions`, the table
 // is the server's `decision.view`, the settlement the server's `view.result.settlement`.
 
+import { seatDisplayName } from "../js/bots.js";
+
 const LOG_LIMIT = 80;
 
 export function initialState() {
@@ -181,7 +183,7 @@ export function position(state, seat) {
 
 export function seatName(state, seat, fallback) {
   const entry = state.table && state.table.seats[seat];
-  return entry ? entry.name : fallback;
+  return entry ? seatDisplayName(entry) : fallback;
 }
 
 export function tingDiscards(state) {

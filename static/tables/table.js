@@ -79,14 +79,16 @@ function run(effect) {
 
 const socket = new TableSocket(app.dataset.wsPath, {
   onMessage: dispatch,
-  onStatus: (status, code) => {
+  onStatus: (status, _code, refusal) => {
     const text = {
       connecting: _("连接中…"),
       open: _("已连接"),
       closed: _("连接断开，正在重连…"),
-      refused: code === 4429 ? _("消息太多，连接被关闭") : _("无法进入这个牌桌"),
+      // The server's table of close codes says why (./js/close_codes.js, docs/protocol.md).
+      refused: refusal ? _(refusal.message) : "",
     }[status];
     ui.status.textContent = text;
+    if (status === "refused") say(text, "error");
     ui.status.dataset.kind = status === "open" ? "ok" : status === "connecting" ? "wait" : "bad";
   },
   // A page holds the stream it has drawn; a fresh page holds none and gets a snapshot.

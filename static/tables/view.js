@@ -3,6 +3,7 @@
 // bottom, the prompt, and the settlement over the table. Pure DOM from the reducer's state and
 // its selectors (state.js); no rule is decided here.
 
+import { botLevels, seatDisplayName } from "../js/bots.js";
 import { _, fmt, label } from "../js/i18n.js";
 import { tileEl, tileWords } from "../js/tiles.js";
 import { actionWord, endingWords, suitWord } from "../js/events.js";
@@ -22,15 +23,6 @@ import {
 // A part of the page is drawn again only when what it shows changed: a click would otherwise
 // land on a button replaced a moment before (a message about another seat, a presence update).
 const drawnWith = new WeakMap();
-
-/** The bot levels a room may seat (rules.bots.LEVELS), weakest first, with their names. */
-function botLevels() {
-  return [
-    ["easy", _("简单")],
-    ["normal", _("普通")],
-    ["hard", _("困难")],
-  ];
-}
 
 function unchanged(node, ...inputs) {
   const signature = JSON.stringify(inputs);
@@ -729,7 +721,7 @@ export function renderLobby(root, state, hooks, settlementHidden = false) {
     const slot = el("li", `seat-slot pos-${position(state, index)}`);
     slot.dataset.seat = String(index);
     if (seat) {
-      slot.append(el("span", "seat-name", seat.name));
+      slot.append(el("span", "seat-name", seatDisplayName(seat)));
       if (seat.ready) slot.append(el("span", "badge badge-ok", _("已准备")));
       if (!seat.connected) slot.append(el("span", "badge", _("离线")));
     } else if (table.you === null && !table.match) {

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from accounts import services
+from accounts.display_names import display_name_validate
 from accounts.models import Club, Membership, User
 from rules.registry import VARIANTS
 from tables.models import Room
@@ -47,7 +49,10 @@ class Command(BaseCommand):
             username=username,
             defaults={"display_name": display_name, "avatar_color": colour, "email": ""},
         )
-        user.display_name = display_name  # an older demo named them after the winds
+        try:  # an older demo named them after the winds; the name check is the site's own
+            user.display_name = display_name_validate(user=user, name=display_name)
+        except ValidationError as refused:
+            self.stdout.write(self.style.WARNING(f"{username} keeps its name: {refused.messages}"))
         user.set_password(DEMO_PASSWORD)  # reset each run, so the printed password always works
         user.save()
         self._say(created, f"player {username}")
