@@ -406,15 +406,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Send in order; nothing once the socket is closing (a notification or a database
         answer that arrives after the client left is dropped, not an error in the log).
 
-        A client that vanished mid-answer (a flood of resyncs, then the process exits) makes
-        the server's send fail (uvicorn's ``ClientDisconnected``, an ``OSError``): the socket is
-        closing, and the server's ``websocket.disconnect`` follows and ends it properly."""
+        A client that vanished makes the server refuse the send: uvicorn raises
+        ``ClientDisconnected`` (an ``OSError``) when the connection drops during the send (a
+        flood of resyncs, then the process exits), ``RuntimeError`` when it had already seen
+        the connection close. Either way the socket is closing, and the server's
+        ``websocket.disconnect`` follows and ends it properly."""
         for message in messages:
             if self.closed:
                 return
             try:
                 await self.send(text_data=json.dumps(message, ensure_ascii=False))
-            except OSError as exc:
+            except (OSError, RuntimeError) as exc:
                 log.info("table %s: the client left mid-answer: %r", self.room_id, exc)
                 self.closed = True
                 return
