@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/faults.py worker    # kill -9 the ASGI worker every client is on
     .venv/bin/python bench/faults.py redis     # kill -9 Redis mid-round, start it again
+    .venv/bin/python bench/faults.py ghost     # 4 sockets flood resyncs, the client exits abruptly
     .venv/bin/python bench/faults.py celery    # kill -9 Celery while rounds are being settled
     .venv/bin/python bench/faults.py beat      # kill -9, then freeze (SIGSTOP), the clock
     .venv/bin/python bench/faults.py postgres  # restart PostgreSQL mid-round
@@ -253,6 +254,146 @@ def scenario_redis(tables: list[list[Player]]) -> None:
         restarts = {p.name: p.restarts for p in stack.supervisor.programs}
         print(f"  supervisor restarts during the scenario: {restarts}")
         check_database(tables, stats, clients)
+        # Every socket open during the restart died of Redis's connection error; the clients
+        # have closed the sockets they reconnected with. Nothing may be left of either.
+        check_presence_recovers(stack, [p for players in tables for p in players])
+    finally:
+        stack.stop()
+
+
+# --- presence after a fault (issue 24, item 2) --------------------------------------------------
+
+
+def presence_left(players: list[Player]) -> tuple[int | None, int]:
+    """(these players' live presence entries at any table, None when Redis cannot say; their
+    seats shown connected)."""
+    from django.db import close_old_connections
+
+    from accounts.models import User
+    from tables import presence
+    from tables.models import Seat
+
+    close_old_connections()
+    users = list(User.objects.filter(username__in=[p.username for p in players]))
+    counts = [presence.user_sockets(user.pk) for user in users]
+    sockets = None if None in counts else sum(c or 0 for c in counts)
+    connected = Seat.objects.filter(user__in=users, connected=True).count()
+    return sockets, connected
+
+
+async def sockets_answered(player: Player, port: int, count: int) -> list[str]:
+    """Open ``count`` sockets of one player at its table, one after the other, each held open
+    until all are: the first thing each was told (``table``, or the error's code)."""
+    from websockets.asyncio.client import connect
+
+    url = f"ws://{ws_load.HOST}:{port}/ws/table/{player.room_id}/"
+    headers = {"Cookie": f"sessionid={player.session}", "Origin": f"http://{ws_load.HOST}:{port}"}
+    answers, held = [], []
+    try:
+        for _ in range(count):
+            ws = await connect(url, additional_headers=headers, open_timeout=20, ping_interval=None)
+            held.append(ws)
+            try:
+                first = json.loads(await asyncio.wait_for(ws.recv(), timeout=20))
+                answers.append("table" if first["type"] == "table" else str(first.get("code")))
+            except Exception as exc:  # closed or silent: say so, the check fails
+                answers.append(repr(exc))
+    finally:
+        for ws in held:
+            await ws.close()
+    return answers
+
+
+def check_presence_recovers(stack: Stack, players: list[Player]) -> None:
+    """After a fault and with every client gone: the players' presence expires and their seats
+    show offline (the clock's sweep), then each can open the most sockets a user may hold at
+    its table, and is shown there (not refused with 4408 too_many_sockets)."""
+    from tables import presence
+
+    limit = time.monotonic() + presence.TTL_S + 30
+    start = time.monotonic()
+    left = presence_left(players)
+    while left != (0, 0) and time.monotonic() < limit:
+        time.sleep(1)
+        left = presence_left(players)
+    took = time.monotonic() - start
+    check(
+        left == (0, 0),
+        f"presence of {len(players)} players gone {took:.0f} s after their clients left (live "
+        f"sockets, seats shown connected: {left}; entries expire after {presence.TTL_S:.0f} s)",
+    )
+    most = presence.max_sockets_per_user()
+
+    async def everyone() -> list[list[str]]:
+        return await asyncio.gather(
+            *(
+                sockets_answered(p, stack.ports[i % len(stack.ports)], most)
+                for i, p in enumerate(players)
+            )
+        )
+
+    answers = asyncio.run(everyone())
+    refused = {p.username: a for p, a in zip(players, answers, strict=True) if set(a) != {"table"}}
+    check(
+        not refused,
+        f"each of {len(players)} players opened {most} sockets at its table again "
+        f"(refused: {refused or 'none'})",
+    )
+
+
+def abrupt_client(port: int, room_id: int, session: str, *, sockets: int, resyncs: int) -> None:
+    """Run in a process of its own (:func:`scenario_ghost`): open ``sockets`` sockets at the
+    table, send ``resyncs`` resyncs on each without reading, wait for the server's first answer,
+    then exit without closing anything (``os._exit``: the kernel drops the connections)."""
+    from websockets.asyncio.client import connect
+
+    async def flood() -> None:
+        url = f"ws://{ws_load.HOST}:{port}/ws/table/{room_id}/"
+        headers = {"Cookie": f"sessionid={session}", "Origin": f"http://{ws_load.HOST}:{port}"}
+        held = []
+        for _ in range(sockets):
+            ws = await connect(url, additional_headers=headers, open_timeout=20, ping_interval=None)
+            held.append(ws)
+            await asyncio.wait_for(ws.recv(), timeout=20)  # the table: the socket is counted
+        message = json.dumps({"type": "resync"})
+        for ws in held:
+            for _ in range(resyncs):
+                await ws.send(message)
+        for ws in held:
+            await asyncio.wait_for(ws.recv(), timeout=20)  # the server is answering
+        print(f"  client of room {room_id}: {sockets} sockets, {resyncs} resyncs each, exits")
+        sys.stdout.flush()
+        os._exit(0)
+
+    asyncio.run(flood())
+
+
+def scenario_ghost(tables: list[list[Player]]) -> None:
+    print("\n== abrupt clients: 4 sockets flood resyncs, then the process exits ==", flush=True)
+    from tables import presence
+
+    stack = Stack(workers=1)
+    stack.start()
+    try:
+        fresh_rounds(tables)  # rounds in play: each resync is answered with a snapshot
+        ghosts = [players[0] for players in tables]
+        code = "import faults; faults.abrupt_client({}, {}, {!r}, sockets={}, resyncs={})"
+        most = presence.max_sockets_per_user()
+        clients = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    code.format(stack.ports[0], p.room_id, p.session, most, 60),
+                ],
+                cwd=ws_load.BENCH_DIR,
+            )
+            for p in ghosts
+        ]
+        codes = [c.wait(timeout=120) for c in clients]
+        check(codes == [0] * len(clients), f"{len(clients)} abrupt clients ran and exited: {codes}")
+        check(stack.procs["asgi-0"].poll() is None, "the web worker is alive")
+        check_presence_recovers(stack, ghosts)
     finally:
         stack.stop()
 
@@ -565,6 +706,7 @@ SCENARIOS: dict[str, tuple[Callable[[list[list[Player]]], None], int, int]] = {
     # name: (scenario, first table, tables) — each uses its own rooms of the load database.
     "worker": (scenario_worker, 900, 4),
     "redis": (scenario_redis, 910, 4),
+    "ghost": (scenario_ghost, 970, 4),
     "celery": (scenario_celery, 920, 6),
     "beat": (scenario_beat, 930, 4),
     "postgres": (scenario_postgres, 940, 4),

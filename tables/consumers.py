@@ -59,6 +59,13 @@ class Revoked(Exception):
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """A player's (or spectator's) live connection to one room."""
 
+    # What :meth:`_leave` undoes; set by :meth:`connect` (a consumer may end before it runs).
+    joined = False
+    present = False
+    left = False
+    keep_present: asyncio.Task[None] | None = None
+    leaving: asyncio.Event
+
     room_id: int
     user: Any
     seat: int | None
@@ -78,10 +85,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.greeted = False
         self.limiter = protocol.RateLimiter()
         self.refused = 0
-        self.joined = False
-        self.present = False
         self.closed = False
-        self.keep_present: asyncio.Task[None] | None = None
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self._refuse(CLOSE_UNAUTHENTICATED, "not_authenticated", "sign in first")
@@ -96,6 +100,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 CLOSE_TOO_MANY, "too_many_sockets", f"close another table first ({limit} at most)"
             )
             return
+        self.leaving = asyncio.Event()
         self.keep_present = asyncio.create_task(self._keep_present())
         await self.channel_layer.group_add(notify.room_group(self.room_id), self.channel_name)
         self.joined = True
@@ -103,16 +108,42 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._db(rooms.seat_presence_sync, room_id=self.room_id)
         await self._send_all(await self._db(self._table_if_changed))
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the socket, and leave however it ends (issue 24, item 2).
+
+        Channels calls :meth:`disconnect` only for the client's ``websocket.disconnect``. A
+        consumer that dies of an error instead (every socket blocked on the channel layer when
+        Redis restarts; a send to a client that has just gone) never gets it: before, its
+        presence refresher went on for ever, the user was refused everywhere (4408) and the
+        seat stayed "connected". The refresher lives and dies with this call."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._leave()
+
     async def disconnect(self, code: int) -> None:
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Stop counting this socket in, once: no more presence refreshes, out of the room's
+        group, presence removed and the seat shown offline. Redis or the database may be the
+        reason the socket is ending: what cannot be undone now expires
+        (:data:`presence.TTL_S`) and the clock's presence sweep shows the seat offline."""
+        if self.left:
+            return
+        self.left = True
         self.closed = True
-        keep_present = getattr(self, "keep_present", None)
-        if keep_present is not None:
-            keep_present.cancel()
-        if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(
-                notify.room_group(self.room_id), self.channel_name
-            )
-        if getattr(self, "present", False):
+        if self.keep_present is not None:
+            self.leaving.set()
+            await asyncio.gather(self.keep_present, return_exceptions=True)
+        if self.joined:
+            try:
+                await self.channel_layer.group_discard(
+                    notify.room_group(self.room_id), self.channel_name
+                )
+            except Exception as exc:  # Redis down: the group's entry expires by itself
+                log.info("table %s: group not left: %r", self.room_id, exc)
+        if self.present:
             await asyncio.to_thread(
                 presence.socket_close,
                 room_id=self.room_id,
@@ -120,7 +151,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 channel=self.channel_name,
             )
             if self.seat is not None:
-                await self._db(rooms.seat_presence_sync, room_id=self.room_id)
+                try:
+                    await self._db(rooms.seat_presence_sync, room_id=self.room_id)
+                except DatabaseError as exc:  # the clock's presence sweep catches up
+                    log.warning("table %s: seat presence not synced: %s", self.room_id, exc)
 
     def _presence_open(self) -> bool:
         """Count this socket in (presence with a TTL, :mod:`tables.presence`); False when the
@@ -136,11 +170,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
 
     async def _keep_present(self) -> None:
-        """Refresh this socket's presence while it is open; a killed worker stops refreshing,
-        and its sockets expire by themselves."""
+        """Refresh this socket's presence every :data:`presence.REFRESH_S` until it leaves
+        (:meth:`_leave` sets ``leaving``, then waits for this task: no refresh lands after the
+        socket's entries were removed). A killed worker stops refreshing, and its sockets
+        expire by themselves."""
+        leaving = self.leaving
         while True:
-            await asyncio.sleep(presence.REFRESH_S)
-            await asyncio.to_thread(self._presence_refresh)
+            try:
+                await asyncio.wait_for(leaving.wait(), timeout=presence.REFRESH_S)
+                return
+            except TimeoutError:
+                await asyncio.to_thread(self._presence_refresh)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         self.closed = True
@@ -366,11 +406,22 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def _send_all(self, messages: list[dict[str, Any]]) -> None:
         """Send in order; nothing once the socket is closing (a notification or a database
-        answer that arrives after the client left is dropped, not an error in the log)."""
+        answer that arrives after the client left is dropped, not an error in the log).
+
+        A client that vanished makes the server refuse the send: uvicorn raises
+        ``ClientDisconnected`` (an ``OSError``) when the connection drops during the send (a
+        flood of resyncs, then the process exits), ``RuntimeError`` when it had already seen
+        the connection close. Either way the socket is closing, and the server's
+        ``websocket.disconnect`` follows and ends it properly."""
         for message in messages:
             if self.closed:
                 return
-            await self.send(text_data=json.dumps(message, ensure_ascii=False))
+            try:
+                await self.send(text_data=json.dumps(message, ensure_ascii=False))
+            except (OSError, RuntimeError) as exc:
+                log.info("table %s: the client left mid-answer: %r", self.room_id, exc)
+                self.closed = True
+                return
 
     # --- database side (run in a worker thread) -----------------------------------------------
 

@@ -2,12 +2,14 @@
 
 Every open table socket is a member of two sorted sets in Redis, scored by the moment it expires:
 the sockets of a user at a room (is the seat online?) and all the sockets of a user (the per-user
-cap). A socket refreshes its entries every :data:`REFRESH_S` while it is open and removes them
-when it closes. A socket whose ASGI worker was killed closes nothing: its entries simply expire
-after :data:`TTL_S`, so a seat can no longer stay "connected" for ever, as the old database
-counter (``Seat.connections ± 1``) did. ``Seat.connected`` stays as what the others were last
-shown; :func:`tables.rooms.seat_presence_sync` brings it in line with this module, on connect
-and disconnect and from the clock for the expiries nobody announced.
+cap). A socket refreshes its entries every :data:`REFRESH_S` while its consumer runs, and removes
+them when it ends, however it ends (:class:`tables.consumers.TableConsumer`: the refresher lives
+and dies with the consumer; one that died of Redis's connection error used to leave its refresher
+writing for ever, issue 24 item 2). A socket whose ASGI worker was killed closes nothing: its
+entries simply expire after :data:`TTL_S`, so a seat can no longer stay "connected" for ever, as
+the old database counter (``Seat.connections ± 1``) did. ``Seat.connected`` stays as what the
+others were last shown; :func:`tables.rooms.seat_presence_sync` brings it in line with this
+module, on connect and disconnect and from the clock for the expiries nobody announced.
 
 Redis being unreachable makes presence unknown (``None``), never "everyone left": a match is not
 ended as abandoned because Redis restarted.
@@ -89,6 +91,16 @@ def _write(client: redis.Redis, room_id: int, user_id: int, channel: str, now: f
     pipe.zadd(_user_key(user_id), {f"{room_id}|{channel}": expires})
     pipe.expire(_user_key(user_id), int(TTL_S) + 5)
     pipe.execute()
+
+
+def user_sockets(user_id: int, *, now: float | None = None) -> int | None:
+    """How many live (unexpired) sockets the user holds, at any table: what the per-user cap
+    counts; None when Redis cannot say."""
+    moment = time.time() if now is None else now
+    try:
+        return int(redis_client().zcount(_user_key(user_id), f"({moment}", "+inf"))
+    except redis.RedisError:
+        return None
 
 
 def users_online(
