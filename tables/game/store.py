@@ -272,8 +272,13 @@ def _json(value: Any) -> Any:
 
 
 def round_actions(rnd: Round, *, after: int = 0) -> list[dict[str, Any]]:
-    """The round's logged actions after the first ``after``, in order."""
-    rows = RoundAction.objects.filter(round_id=rnd.pk, n__gt=after).order_by("n")
+    """The round's logged actions after the first ``after`` and up to the row's
+    ``action_count``, in order. The bound keeps a read without the round's lock (a resync, a
+    page) at the version of the row it read when a move commits in between: the log is
+    append-only, so its first ``action_count`` actions are exactly that state."""
+    rows = RoundAction.objects.filter(
+        round_id=rnd.pk, n__gt=after, n__lte=rnd.action_count
+    ).order_by("n")
     return [dict(action) for action in rows.values_list("action", flat=True)]
 
 

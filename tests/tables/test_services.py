@@ -142,6 +142,30 @@ def test_the_stored_snapshot_and_the_replay_from_the_seed_agree(playing: Round) 
     assert store.replay_state(fresh(playing)) == live
 
 
+@pytest.mark.parametrize("moves_before", [1, store.SNAPSHOT_EVERY - 1])
+def test_a_read_of_a_round_that_moves_meanwhile_gives_the_state_it_read(
+    playing: Round, moves_before: int
+) -> None:
+    """A resync reads the round row, then its log, without the round's lock: a move committed
+    in between (the clock's timeout, another seat) must not make the replay overshoot the row's
+    version (it raised "replay … reached version 2, not 1" and killed the socket). The log is
+    append-only, so the first ``action_count`` actions are the state the row names. The second
+    case crosses a snapshot: the row read has none, the store has one past it."""
+    for _ in range(moves_before):
+        seat = decider(playing)
+        assert act(playing, seat, first_legal(playing, seat)).ok
+    read = fresh(playing)
+    expected = state_of(playing)
+    for _ in range(2):  # the round moves on after the reader read the row
+        seat = decider(playing)
+        assert act(playing, seat, first_legal(playing, seat)).ok
+    gameplay.cache_clear()
+    assert fresh(playing).version > read.version
+    state = store.load_state(read)
+    assert state == expected
+    assert state.version == read.version
+
+
 def test_every_viewer_reads_back_the_redaction_it_was_sent(playing: Round) -> None:
     """Event views are stored once per distinct view (a seat's only where it differs from the
     spectator's); what each viewer reads back is the engine's redaction for it."""
