@@ -294,7 +294,11 @@ SESSION_COOKIE_HTTPONLY = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx) is one line with its path and reason, no traceback; a 500 keeps it.
+    "filters": {"client_errors": {"()": "config.log_filters.ClientErrorOnOneLine"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["client_errors"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "axes": {"level": "WARNING"},
