@@ -217,6 +217,9 @@ CACHES = {
 }
 
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport with a restore of unacknowledged messages that cannot kill the worker
+# when Redis goes away (config/broker.py).
+CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
