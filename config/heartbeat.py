@@ -31,12 +31,24 @@ def heartbeat_key(name: str, *, prefix: str | None = None) -> str:
 
 
 def beat_age_in(client: redis.Redis, prefix: str, name: str, *, now: float | None = None) -> float:
-    """Seconds since the last heartbeat read with ``client`` (``inf`` when there is none);
-    redis errors propagate: the caller does not know, which is not the same as stale."""
+    """Seconds since the last heartbeat read with ``client``; redis errors propagate: the caller
+    does not know, which is not the same as stale.
+
+    A missing key means no beat since Redis started: the keys live in Redis's memory only, so a
+    Redis restart empties them (the key also expires after an hour of silence). The age is then
+    at least Redis's uptime, and that lower bound is what is returned. ``inf`` called a healthy
+    clock stale in the second between Redis's return and its next beat, and the supervisor
+    restarted it (issue 24, item 8); a program that stays silent for longer than Redis has been
+    up, or that never beat at all, is still found stale."""
     value = client.get(heartbeat_key(name, prefix=prefix))
     if value is None:
-        return float("inf")
+        return redis_uptime_s(client)
     return max(0.0, (now or time.time()) - float(value))
+
+
+def redis_uptime_s(client: redis.Redis) -> float:
+    """Seconds since the Redis server behind ``client`` started (``INFO server``)."""
+    return float(client.info("server")["uptime_in_seconds"])
 
 
 def beat(name: str, *, now: float | None = None) -> bool:

@@ -217,6 +217,9 @@ CACHES = {
 }
 
 CELERY_BROKER_URL = REDIS_URL
+# kombu's Redis transport with a restore of unacknowledged messages that cannot kill the worker
+# when Redis goes away (config/broker.py).
+CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -300,7 +303,11 @@ SESSION_COOKIE_HTTPONLY = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused request (4xx) is one line with its path and reason, no traceback; a 500 keeps it.
+    "filters": {"client_errors": {"()": "config.log_filters.ClientErrorOnOneLine"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["client_errors"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "axes": {"level": "WARNING"},

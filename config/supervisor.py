@@ -55,7 +55,8 @@ class Program:
 
 
 HeartbeatAge = Callable[[str], float | None]
-"""Seconds since a heartbeat (``inf``: none at all); None when it cannot be known now."""
+"""Seconds since a heartbeat, or at least that many (a heartbeat lost with a Redis restart: the
+time since Redis started, config/heartbeat.py); None when it cannot be known now."""
 
 
 class Supervisor:

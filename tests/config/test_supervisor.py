@@ -8,7 +8,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+from config.heartbeat import heartbeat_key
+from config.launcher import heartbeat_reader
 from config.supervisor import Program, Supervisor
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
@@ -121,4 +124,50 @@ def test_a_worker_whose_pinger_is_silent_is_not_blamed() -> None:
     ages["clock"] = 1.0  # the clock pings, the worker does not answer
     supervisor.check(worker, 51.0)
     assert worker.stopping_since == 51.0
+    supervisor.stop_all()
+
+
+def test_a_heartbeat_lost_with_a_redis_restart_is_unknown_but_a_stale_one_restarts(
+    private_redis: Any,
+) -> None:
+    """The heartbeat keys live in Redis's memory: after a Redis restart the clock's key is gone
+    until its next sweep, which must not get a healthy clock restarted (issue 24, item 8); a
+    heartbeat really too old, or none for longer than Redis has been up, still does."""
+    lines: list[str] = []
+    key = heartbeat_key("clock", prefix="sup-test")
+    private_redis.client().set(key, f"{time.time():.3f}")
+    clock = Program("clock", SLEEPER, heartbeat="clock", stale_after_s=5, grace_s=0)
+    supervisor = Supervisor(
+        [clock], log=lines.append, heartbeat_age=heartbeat_reader(private_redis.url(), "sup-test")
+    )
+    supervisor.check(clock, 0.0)
+    first = clock.process
+    assert first is not None
+    supervisor.check(clock, 1.0)
+    assert clock.stopping_since is None  # beating
+
+    private_redis.restart()
+    assert private_redis.client().get(key) is None
+    supervisor.check(clock, 2.0)
+    assert clock.stopping_since is None, lines  # not known to be stale: not restarted
+    assert first.poll() is None
+
+    private_redis.client().set(key, f"{time.time() - 60:.3f}")  # a minute without a beat
+    supervisor.check(clock, 3.0)
+    assert clock.stopping_since == 3.0
+    assert any("heartbeat is stale" in line for line in lines)
+    first.wait(timeout=10)
+    supervisor.check(clock, 4.0)
+    supervisor.check(clock, 4.0)
+    second = clock.process
+    assert second is not None
+    assert second is not first
+
+    # No beat at all since Redis came back, for longer than stale_after_s: stale too.
+    private_redis.restart()
+    supervisor.check(clock, 5.0)
+    assert clock.stopping_since is None
+    assert _wait(lambda: private_redis.client().info("server")["uptime_in_seconds"] > 5, 20)
+    supervisor.check(clock, 6.0)
+    assert clock.stopping_since == 6.0
     supervisor.stop_all()
