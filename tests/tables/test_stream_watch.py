@@ -82,5 +82,5 @@ async def test_the_watch_reads_every_room_in_one_statement_and_stops_with_the_la
     await until(comm, "snapshot")
     watchers = list(stream_watch._watchers.values())
     assert any(w.task is not None and not w.task.done() for w in watchers)
-    await comm.disconnect()
+    await comm.disconnect(timeout=30)
     assert all(w.task is None and not w.sockets for w in stream_watch._watchers.values())
