@@ -18,6 +18,7 @@ bounded (fixed durations, every wait has a deadline) and exits non-zero when a c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -30,7 +31,9 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PG_DIR = Path("/tmp/queyou-faults-pg")
 PG_PORT = 5499
@@ -702,6 +705,254 @@ def scenario_postgres(tables: list[list[Player]]) -> None:
         stack.stop()
 
 
+# --- two ASGI processes, one killed between a commit and its notification ---------------------
+
+KILL_DIR = ws_load.VAR_DIR / "faults-kill"
+"""Where ``two_processes`` tells a worker to die (``kill-<pid>``) and the worker says what it
+took with it (``killed-<pid>.json``)."""
+LOST_MOVE_BOUND_S = 3.0
+"""The other process's sockets must have every move within this (the stream watcher's tick of
+1 s and grace of 0.5 s, and a margin for a loaded machine); before it they waited for an idle
+hello or a deadline (15 s)."""
+
+
+def two_processes_application() -> Any:
+    """``uvicorn --factory``: the product's ASGI app, in a process that kills itself (SIGKILL)
+    right after one of its sockets committed a move and before the move's notification leaves,
+    once told to (the file ``KILL_DIR/kill-<its pid>``, naming the seats whose turn the move must
+    give). Exactly the window a kill -9, an OOM kill or a dying host can hit by chance."""
+    from config.asgi import application
+    from tables import notify
+
+    send = notify.notifications_send
+    order = KILL_DIR / f"kill-{os.getpid()}"
+
+    async def send_or_die(notifications: list[tuple[str, dict[str, Any]]]) -> None:
+        if order.exists():
+            lost = _move_giving_turn(notifications, json.loads(order.read_text())["turn_seats"])
+            if lost is not None:
+                lost["killed_at"] = time.time()
+                (KILL_DIR / f"killed-{os.getpid()}.json").write_text(json.dumps(lost))
+                os.kill(os.getpid(), signal.SIGKILL)
+        await send(notifications)
+
+    notify.notifications_send = send_or_die
+    return application
+
+
+def _move_giving_turn(
+    notifications: list[tuple[str, dict[str, Any]]], seats: list[int]
+) -> dict[str, Any] | None:
+    """The committed move among these notifications whose events end on the turn of one of
+    ``seats`` (room, round and seqs), else None."""
+    for group, message in notifications:
+        update = message.get("round") or {}
+        if "views" not in update or update["last_seq"] == update["prev_seq"]:
+            continue
+        decision = update["views"]["spectator"]["frames"][-1]["decision"]
+        if decision["phase"] == "turn" and decision["turn_seat"] in seats:
+            return {
+                "room_id": int(group.rsplit(".", 1)[1]),
+                "round_id": update["round_id"],
+                "prev_seq": update["prev_seq"],
+                "last_seq": update["last_seq"],
+                "turn_seat": decision["turn_seat"],
+            }
+    return None
+
+
+@dataclass
+class TimedSeatClient(SeatClient):
+    """A seat client that notes (wall clock, as the killed worker's report) when its stream
+    reached each seq of each round, by an event or a snapshot."""
+
+    reached: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    events_at: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        super().on_message(message)
+        now = time.time()
+        kind = message.get("type")
+        if kind == "snapshot":
+            self.reached.setdefault(message["round_id"], []).append((message["seq"], now))
+        elif kind == "event" and (self.round_id, self.last_seq) == (
+            message["round_id"],
+            message["seq"],
+        ):
+            self.reached.setdefault(message["round_id"], []).append((message["seq"], now))
+            self.events_at[(message["round_id"], message["seq"])] = now
+
+
+def lateness(
+    survivors: list[TimedSeatClient],
+    everyone: list[TimedSeatClient],
+    *,
+    lost: dict[str, Any],
+    until: float,
+) -> tuple[list[tuple[str, int, int, float]], list[float]]:
+    """For each surviving socket and each event of its rounds first seen (by any socket) before
+    ``until``: how long after that the socket's stream reached it — the lost move counted from
+    the kill. Returns the events a socket never reached ``(user, round, seq, first seen)`` and
+    the lost move's delays (one per surviving socket of its room)."""
+    first: dict[tuple[int, int], float] = {}
+    for c in everyone:
+        for key, at in c.events_at.items():
+            first[key] = min(first.get(key, at), at)
+    for seq in range(lost["prev_seq"] + 1, lost["last_seq"] + 1):
+        first[(lost["round_id"], seq)] = lost["killed_at"]
+    never: list[tuple[str, int, int, float]] = []
+    lost_delays: list[float] = []
+    for c in survivors:
+        for round_id, marks in c.reached.items():
+            start = marks[0][0]
+            for (r, seq), seen in sorted(first.items()):
+                if r != round_id or seq <= start or seen >= until:
+                    continue
+                when = min((at for s, at in marks if s >= seq), default=None)
+                if when is None:
+                    never.append((c.player.username, r, seq, seen))
+                elif r == lost["round_id"] and seq == lost["last_seq"]:
+                    lost_delays.append(when - lost["killed_at"])
+    return never, lost_delays
+
+
+def all_delays(survivors: list[TimedSeatClient], everyone: list[TimedSeatClient]) -> list[float]:
+    """Every event's delay at the surviving sockets after its first sighting anywhere."""
+    first: dict[tuple[int, int], float] = {}
+    for c in everyone:
+        for key, at in c.events_at.items():
+            first[key] = min(first.get(key, at), at)
+    out = []
+    for c in survivors:
+        for round_id, marks in c.reached.items():
+            for (r, seq), seen in first.items():
+                if r == round_id and seq > marks[0][0]:
+                    when = min((at for s, at in marks if s >= seq), default=None)
+                    if when is not None:
+                        out.append(when - seen)
+    return out
+
+
+async def play_split(
+    tables: list[list[Player]],
+    stack: Stack,
+    *,
+    seconds: float,
+    act_for: float,
+    fault_at: float,
+    fault: Callable[[], None],
+) -> tuple[Stats, list[TimedSeatClient]]:
+    """As :func:`play_with_fault`, each table's seats 0-1 on worker 0 and seats 2-3 on worker 1."""
+    stats = Stats()
+    start = time.perf_counter()
+    rng = random.Random(13)
+    clients = [
+        TimedSeatClient(
+            player=p,
+            ports=stack.ports,
+            stats=stats,
+            think=0.6,
+            deadline=start + seconds,
+            rng=random.Random(rng.random()),
+            port_index=0 if p.seat < 2 else 1,
+            act_until=start + act_for,
+        )
+        for players in tables
+        for p in players
+    ]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(fault_at)
+    await loop.run_in_executor(None, fault)
+    await asyncio.sleep(max(0.0, start + seconds - 3 - time.perf_counter()))
+    TRUTH.clear()
+    TRUTH.update(await loop.run_in_executor(None, database_versions, tables))
+    await asyncio.wait(tasks, timeout=seconds + 20)
+    for c in clients:
+        c.stopped = True
+        if c.ws is not None:
+            await c.ws.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats, clients
+
+
+def scenario_two_processes(tables: list[list[Player]]) -> None:
+    print(
+        "\n== two ASGI workers, each table split across them; kill -9 worker 0 right after it "
+        "commits a move, before the move's notification leaves ==",
+        flush=True,
+    )
+    shutil.rmtree(KILL_DIR, ignore_errors=True)
+    KILL_DIR.mkdir(parents=True)
+    stack = Stack(workers=2, app="faults:two_processes_application", factory=True)
+    stack.start()
+    lost: dict[str, Any] = {}
+
+    def fault() -> None:
+        worker = stack.procs["asgi-0"]
+        (KILL_DIR / f"kill-{worker.pid}").write_text(json.dumps({"turn_seats": [2, 3]}))
+        log(f"worker 0 (pid {worker.pid}): die after your next move giving seat 2 or 3 the turn")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.wait(timeout=30)
+        report = KILL_DIR / f"killed-{worker.pid}.json"
+        if report.exists():
+            lost.update(json.loads(report.read_text()))
+            log(
+                f"worker 0 killed itself after committing room {lost['room_id']} round "
+                f"{lost['round_id']} seq {lost['prev_seq']}→{lost['last_seq']} (seat "
+                f"{lost['turn_seat']}'s turn), before notifying"
+            )
+
+    seconds, act_for = 45.0, 35.0
+    started = time.time()
+    try:
+        stats, clients = asyncio.run(
+            play_split(tables, stack, seconds=seconds, act_for=act_for, fault_at=10, fault=fault)
+        )
+        print(
+            f"  did: {len(clients)} sockets, seats 0-1 of each table on worker 0, seats 2-3 on "
+            f"worker 1; worker 0 killed at about 10 s, played on to {act_for:.0f} s, quiet until "
+            f"{seconds:.0f} s; {len(stats.sent)} actions sent, {stats.retried} re-sent after "
+            f"reconnecting ({stats.duplicates} duplicates), {stats.reconnects} reconnects, "
+            f"{stats.resyncs} resyncs, {stats.idle_hellos} idle hellos, errors {dict(stats.errors)}"
+        )
+        check(bool(lost), "worker 0 died between a commit and its notification")
+        check(stack.procs["asgi-1"].poll() is None, "worker 1 alive")
+        if lost:
+            survivors = [c for c in clients if c.player.seat >= 2 and c.port_index == 1]
+            check(
+                len(survivors) == 2 * len(tables),
+                f"{len(survivors)}/{2 * len(tables)} sockets of worker 1 stayed on it",
+            )
+            # Events first seen in the last 5 s may still be on their way when the clients stop.
+            until = started + seconds - 5
+            never, lost_delays = lateness(survivors, clients, lost=lost, until=until)
+            in_room = [c for c in survivors if c.player.room_id == lost["room_id"]]
+            check(
+                len(lost_delays) == len(in_room) and bool(in_room),
+                f"the {len(in_room)} worker-1 sockets of room {lost['room_id']} got the move "
+                "lost with worker 0",
+            )
+            shown = ", ".join(f"{d:.2f}" for d in sorted(lost_delays))
+            check(
+                bool(lost_delays) and max(lost_delays) <= LOST_MOVE_BOUND_S,
+                f"… {shown} s after the kill (bound {LOST_MOVE_BOUND_S:.0f} s)",
+            )
+            delays = sorted(all_delays(survivors, clients))
+            worst = delays[-1] if delays else 0.0
+            print(
+                f"  every event at the worker-1 sockets after its first sighting: {len(delays)} "
+                f"deliveries, p50 {delays[len(delays) // 2] * 1000:.0f} ms, max {worst:.2f} s"
+            )
+            check(not never, f"worker-1 sockets reached every event of their rounds: {never[:5]}")
+            check(worst <= LOST_MOVE_BOUND_S, "every move reached them within the bound")
+        check_database(tables, stats, clients)
+    finally:
+        stack.stop()
+
+
 SCENARIOS: dict[str, tuple[Callable[[list[list[Player]]], None], int, int]] = {
     # name: (scenario, first table, tables) — each uses its own rooms of the load database.
     "worker": (scenario_worker, 900, 4),
@@ -710,6 +961,7 @@ SCENARIOS: dict[str, tuple[Callable[[list[list[Player]]], None], int, int]] = {
     "celery": (scenario_celery, 920, 6),
     "beat": (scenario_beat, 930, 4),
     "postgres": (scenario_postgres, 940, 4),
+    "two_processes": (scenario_two_processes, 980, 4),
 }
 
 

@@ -162,6 +162,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Queyou 雀友 <noreply@local
 # Threads per ASGI process that run the table sockets' database work (tables.consumers); keep it
 # below DATABASE_POOL_SIZE so that HTTP requests and Channels' own calls still find connections.
 TABLES_DATABASE_THREADS = env_int("TABLES_DATABASE_THREADS", 6, minimum=1)
+# How often each ASGI process checks that its table sockets are not behind the database, the
+# backstop for a notification lost with the process that committed the move (tables/stream_watch.py;
+# 0: off, the clients' idle hello is then the only backstop).
+TABLES_STREAM_WATCH_MS = env_int("TABLES_STREAM_WATCH_MS", 1000, minimum=0)
 # Open table sockets one user may hold at once (tables/presence.py).
 TABLES_MAX_SOCKETS_PER_USER = env_int("TABLES_MAX_SOCKETS_PER_USER", 4, minimum=1)
 # The largest websocket frame the server reads (uvicorn's --ws-max-size, the launcher): the

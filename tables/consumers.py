@@ -6,8 +6,9 @@ for each viewer (:func:`tables.selectors.round_update`): the socket sends its ow
 when it continues exactly the stream this socket has sent (``prev_seq`` is our cursor) and the
 seat is still this user's; anything else (seats or room changed, a new round, a missed or
 reordered notification) makes it read the database and send what is new from there, so a lost
-notification is repaired by the next one or by the client's ``resync``. The viewer's seat is
-never taken from a client's message.
+notification is repaired by the next one, by the process's stream watcher (a notification lost
+with the process that committed the move, :mod:`tables.stream_watch`) or by the client's
+``resync``. The viewer's seat is never taken from a client's message.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts import membership
-from tables import gameplay, notify, presence, protocol, rooms, selectors
+from tables import gameplay, notify, presence, protocol, rooms, selectors, stream_watch
 from tables.errors import TableError
 from tables.game import commands, store
 from tables.models import Room, Round
@@ -104,6 +105,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.keep_present = asyncio.create_task(self._keep_present())
         await self.channel_layer.group_add(notify.room_group(self.room_id), self.channel_name)
         self.joined = True
+        stream_watch.socket_watch(self, executor=DATABASE_THREADS)
         if self.seat is not None:
             await self._db(rooms.seat_presence_sync, room_id=self.room_id)
         await self._send_all(await self._db(self._table_if_changed))
@@ -137,6 +139,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             self.leaving.set()
             await asyncio.gather(self.keep_present, return_exceptions=True)
         if self.joined:
+            stream_watch.socket_unwatch(self)
             try:
                 await self.channel_layer.group_discard(
                     notify.room_group(self.room_id), self.channel_name
@@ -301,12 +304,35 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         messages = self._from_notification(message)
         if messages is None:
-            try:
-                messages = await self._db(self._changes)
-            except DatabaseError as exc:  # the next notification or the client's resync repairs
-                log.warning("table %s: database unavailable: %s", self.room_id, exc)
-                return
+            await self._catch_up()
+            return
         await self._send_all(messages)
+
+    async def table_behind(self, message: dict[str, Any]) -> None:
+        """From this process's stream watcher (:mod:`tables.stream_watch`): the database was
+        ahead of this socket and still is after a grace, so a notification was lost (the process
+        that committed the move died before sending it); read what is new."""
+        await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Send what is new from the database (:meth:`_changes`)."""
+        try:
+            messages = await self._db(self._changes)
+        except DatabaseError as exc:  # the next notification, tick or resync repairs it
+            log.warning("table %s: database unavailable: %s", self.room_id, exc)
+            return
+        await self._send_all(messages)
+
+    def is_behind(self, position: stream_watch.Position) -> bool:
+        """Whether this socket has shown less of the room than ``position`` (round id, last
+        seq), for the stream watcher; a socket not greeted yet is shown nothing before its
+        ``hello``."""
+        if not self.greeted or self.closed:
+            return False
+        round_id, last_seq = position
+        if self.round_id is None or self.round_id < round_id:
+            return True
+        return self.round_id == round_id and self.cursor < last_seq
 
     def _from_notification(self, message: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What to send from the notification alone, or None when only the database can say

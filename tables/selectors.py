@@ -6,10 +6,11 @@ Everything a socket sends is built here from the database (the truth) and redact
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from accounts import membership
 from rules.engine import RoundState
@@ -47,6 +48,29 @@ def current_round(room_id: int) -> Round | None:
 def _rounds_shown_first(room_id: int) -> QuerySet[Round]:
     """The room's rounds, the one its table shows (:func:`current_round`) first."""
     return Round.objects.filter(match__room_id=room_id).order_by("-match_id", "-number")
+
+
+def stream_positions(room_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Where each room's round stream stands in the database: room id -> (the id of the round
+    its table shows, that round's last ``seq``), for the rooms that have one. One statement for
+    any number of rooms (:mod:`tables.stream_watch` runs it every tick), reading per room its
+    newest match and that match's last round by their indexes, not every round it ever had."""
+    ids = list(room_ids)
+    if not ids:
+        return {}
+    newest_match = Match.objects.filter(room_id=OuterRef("pk")).order_by("-pk").values("pk")[:1]
+    last_round = Round.objects.filter(match_id=OuterRef("match_shown")).order_by("-number")
+    rows = (
+        Room.objects.filter(pk__in=ids)
+        .annotate(match_shown=Subquery(newest_match))
+        .annotate(
+            round_id=Subquery(last_round.values("pk")[:1]),
+            last_seq=Subquery(last_round.values("last_seq")[:1]),
+        )
+        .order_by()  # not the rooms' own ordering (a join on their club)
+        .values_list("pk", "round_id", "last_seq")
+    )
+    return {room: (rnd, seq) for room, rnd, seq in rows if rnd is not None}
 
 
 def playing_match(room_id: int) -> Match | None:
