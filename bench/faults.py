@@ -6,6 +6,7 @@
     .venv/bin/python bench/faults.py celery    # kill -9 Celery while rounds are being settled
     .venv/bin/python bench/faults.py beat      # kill -9, then freeze (SIGSTOP), the clock
     .venv/bin/python bench/faults.py postgres  # restart PostgreSQL mid-round
+    .venv/bin/python bench/faults.py two_processes  # kill -9 a worker between commit and broadcast
     .venv/bin/python bench/faults.py all       # every scenario, in that order
 
 The stack and the clients are those of ``bench/ws_load.py``; the Celery worker and the clock run
