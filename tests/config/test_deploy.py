@@ -78,6 +78,15 @@ def test_the_one_process_commands_are_the_ones_make_run_supervises():
     assert programs["clock"] == launcher.clock_command()
 
 
+@pytest.mark.django_db
+def test_healthz_is_not_redirected_to_https(client, settings):
+    """Health checks ask over plain HTTP inside the deployment; every other page still goes to
+    https:// when SECURE_SSL is on (SECURE_REDIRECT_EXEMPT)."""
+    settings.SECURE_SSL_REDIRECT = True
+    assert client.get("/healthz").status_code in (200, 503)
+    assert client.get("/accounts/login/").status_code == 301
+
+
 # --- the unit files and compose.yaml ----------------------------------------------------------
 
 LAUNCHER_COMMANDS = {"release", "web", "worker", "clock", "alive", "watch"}
