@@ -484,27 +484,32 @@ def docker() -> None:
 
 
 def wait_compose_healthy(run: Callable[..., str]) -> None:
+    """Until both web replicas, the worker and the clock report healthy; a failed release ends
+    the wait at once."""
     deadline = time.monotonic() + 300
-    states: dict[str, str] = {}
+    rows: list[dict[str, Any]] = []
     while time.monotonic() < deadline:
-        states = {}
+        rows = []
+        # One JSON object per line (newer compose) or one array (older).
         for line in run("ps", "-a", "--format", "json").splitlines():
             with contextlib.suppress(json.JSONDecodeError):
                 row = json.loads(line)
-                rows = row if isinstance(row, list) else [row]
-                for item in rows:
-                    states[item["Name"]] = f"{item['Service']}:{item['State']}:{item.get('Health')}"
-        healthy = [s for s in states.values() if s.endswith(":running:healthy")]
-        services = {s.split(":")[0] for s in healthy}
-        webs = sum(1 for s in healthy if s.startswith("web:"))
-        if {"web", "worker", "clock"} <= services and webs >= 2:
-            log("healthy: " + ", ".join(sorted(states.values())))
+                rows += row if isinstance(row, list) else [row]
+        healthy = [r["Service"] for r in rows if r.get("Health") == "healthy"]
+        if healthy.count("web") >= 2 and {"worker", "clock"} <= set(healthy):
+            log("healthy: " + ", ".join(f"{r['Name']} {r.get('Status', '')}" for r in rows))
             return
-        if any(s.startswith("release:exited") and not s.endswith(":") for s in states.values()):
-            exits = run("ps", "-a", "--format", "{{.Service}} {{.Status}}")
-            if "release Exited (0)" not in exits:
-                raise CheckFailed(f"the release failed: {exits}\n{run('logs', 'release')[-3000:]}")
+        failed = [
+            r
+            for r in rows
+            if r["Service"] == "release"
+            and r.get("State") == "exited"
+            and int(r.get("ExitCode", 0)) != 0
+        ]
+        if failed:
+            raise CheckFailed(f"the release failed:\n{run('logs', 'release')[-3000:]}")
         time.sleep(3)
+    states = {r.get("Name"): (r.get("State"), r.get("Health")) for r in rows}
     raise CheckFailed(f"not healthy in 300 s: {states}\n{run('logs', '--tail', '40')[-4000:]}")
 
 
