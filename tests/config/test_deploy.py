@@ -8,12 +8,14 @@ on the machine) starts the very ``ExecStart`` lines and checks that the site ans
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,75 @@ def test_unit_names_map_to_their_checks():
     assert launcher.unit_process("queyou-web@8001.service") == ("web", "8001")
     assert launcher.unit_process("queyou-worker.service") == ("worker", None)
     assert launcher.unit_process("queyou-release.service") is None
+
+
+def test_watch_restarts_the_units_whose_check_says_stale_or_silent(beats, tmp_path, monkeypatch):
+    """``launcher watch`` (queyou-watch.service) with a stand-in ``systemctl`` on PATH: the stale
+    clock and the silent web server are restarted, the fresh worker and the release are not."""
+    silent_port = check_deploy.free_port()
+    calls = tmp_path / "calls"
+    fake = tmp_path / "systemctl"
+    units = "\\n".join(
+        f"{unit} loaded active running x"
+        for unit in (
+            "queyou-release.service",
+            "queyou-clock.service",
+            "queyou-worker.service",
+            f"queyou-web@{silent_port}.service",
+        )
+    )
+    fake.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> {calls}\n'
+        f'case "$1" in list-units) printf "{units}\\n";; show) echo 1;; esac\n'
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    beats("clock", launcher.CLOCK_STALE_S + 5)
+    beats("worker", 1)
+    assert launcher.main(["watch"]) == 0
+    restarts = [line for line in calls.read_text().splitlines() if line.startswith("restart")]
+    assert sorted(restarts) == [
+        "restart --no-block queyou-clock.service",
+        f"restart --no-block queyou-web@{silent_port}.service",
+    ]
+
+
+def test_watch_leaves_a_unit_alone_during_its_first_minute(beats, tmp_path, monkeypatch):
+    calls = tmp_path / "calls"
+    fake = tmp_path / "systemctl"
+    now_us = int(time.monotonic() * 1e6)
+    fake.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> {calls}\n'
+        'case "$1" in list-units) echo "queyou-clock.service loaded active running x";; '
+        f"show) echo {now_us};; esac\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    beats("clock", launcher.CLOCK_STALE_S + 5)
+    assert launcher.main(["watch"]) == 0
+    assert "restart" not in calls.read_text()
+
+
+def test_the_docker_check_waits_for_two_healthy_webs_and_stops_on_a_failed_release():
+    def ps(*rows: dict[str, object]) -> Callable[..., str]:
+        return lambda *args, **kwargs: "\n".join(json.dumps(r) for r in rows)
+
+    def row(service: str, state: str = "running", health: str = "healthy", code: int = 0):
+        return {
+            "Name": f"q-{service}",
+            "Service": service,
+            "State": state,
+            "Health": health,
+            "ExitCode": code,
+        }
+
+    check_deploy.wait_compose_healthy(
+        ps(row("release", "exited", "", 0), row("web"), row("web"), row("worker"), row("clock"))
+    )
+    with pytest.raises(check_deploy.CheckFailed, match="the release failed"):
+        check_deploy.wait_compose_healthy(ps(row("release", "exited", "", 1), row("postgres")))
 
 
 def test_the_one_process_commands_are_the_ones_make_run_supervises():
