@@ -292,6 +292,9 @@ SPECTACULAR_SETTINGS = {
 # --- Security (``manage.py check --deploy`` passes with DEBUG off) ------------------------------
 SECURE_SSL = env_bool("SECURE_SSL", not DEBUG and not TESTING)
 SECURE_SSL_REDIRECT = SECURE_SSL
+# Health checks (Docker, systemd's watch, a load balancer) ask over plain HTTP on the inside: a
+# redirect to https:// would read as unhealthy (docs/deploy.md).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = SECURE_SSL
 CSRF_COOKIE_SECURE = SECURE_SSL
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if SECURE_SSL else 0, minimum=0)
