@@ -75,8 +75,11 @@ def phrase_send(
     not send), a second phrase within :data:`PHRASE_INTERVAL_S` (``too_fast``)."""
     if not isinstance(phrase, int) or isinstance(phrase, bool) or not 0 <= phrase < len(PHRASES):
         raise TableError("no such phrase", code="bad_phrase")
+    user_id = getattr(user, "pk", None)
     seat = (
-        Seat.objects.filter(room_id=room_id, user_id=getattr(user, "pk", None), is_bot=False)
+        None
+        if user_id is None
+        else Seat.objects.filter(room_id=room_id, user_id=user_id, is_bot=False)
         .values_list("index", flat=True)
         .first()
     )
