@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import membership
 from accounts.codes import normalize_code
-from tables import rooms, selectors
+from tables import phrases, rooms, selectors
 from tables.errors import TableError
 from tables.forms import JoinRoomForm, RoomForm
 from tables.models import Room
@@ -97,6 +97,7 @@ def room(request: HttpRequest, room_id: int) -> HttpResponse:
             "room": the_room,
             "my_seat": selectors.seat_of(the_room.pk, request.user),
             "table": selectors.table_message(the_room, request.user.pk),
+            "phrases": phrases.phrase_texts(),
         },
     )
 
