@@ -117,8 +117,9 @@ function start(app) {
   const room = app.dataset.room;
   const variant = app.dataset.variant;
   const state = () => app.tableState();
-  const phraseData = document.getElementById("table-phrases");
-  const phrases = phraseData ? JSON.parse(phraseData.textContent) : [];
+  const data = document.getElementById("table-extras");
+  const extras = data ? JSON.parse(data.textContent) : {};
+  const phrases = extras.phrases || [];
   let toggles = loadToggles(localStorage, room);
 
   // Over the seat's plate (or the middle of the table when it has none on screen).
@@ -198,7 +199,27 @@ function start(app) {
       badge.dataset.sign = n > 0 ? "pos" : n < 0 ? "neg" : "zero";
     });
   }
-  new MutationObserver(showScores).observe(app, { childList: true, subtree: true });
+
+  // --- the settlement links to its picture to share (scoring's result.png) --------------------
+  function linkResult() {
+    const box = app.querySelector('[data-role="settlement"]');
+    const s = state();
+    if (!box || box.hidden || !extras.result_url || !s.round || s.round.status !== "ended") return;
+    const href = extras.result_url.replace("/0/", `/${s.round.id}/`);
+    const old = box.querySelector(".extras-result-link");
+    if (old && old.getAttribute("href") === href) return;
+    if (old) old.remove();
+    const link = node("a", "extras-result-link", _("结算图（分享）"));
+    link.href = href;
+    link.target = "_blank";
+    link.rel = "noopener";
+    box.append(link);
+  }
+
+  new MutationObserver(() => {
+    showScores();
+    linkResult();
+  }).observe(app, { childList: true, subtree: true });
 
   // --- toggles and phrases: a panel of their own in the side column ----------------------------
   const panel = node("section", "extras-panel");

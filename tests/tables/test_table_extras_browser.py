@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.tables.test_browser import _session_cookie, live_url
-from tests.tables.test_table_page import _advance, _claim_for, _open
+from tests.tables.test_table_page import _advance, _claim_for, _ended, _open
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -88,4 +88,13 @@ def test_scores_phrases_call_outs_and_auto_pass(
         # 过, from this seat, through the normal path: a player's move with its client id.
         assert (answer.seat, answer.action["kind"], answer.source) == (0, "pass", "player")
         assert answer.client_action_id
+
+        # Switched off, kept for the room; the settlement links to its picture.
+        page.locator('[data-auto="pass"]').uncheck()
+        kept = page.evaluate(f"() => localStorage.getItem('queyou.auto.{seated.pk}')")
+        assert json.loads(kept) == {"win": False, "pass": False, "discard": False}
+        _advance(rnd, _ended, random.Random(6))
+        page.reload()
+        link = page.locator('[data-role="settlement"] .extras-result-link')
+        expect(link).to_have_attribute("href", f"/scoring/rounds/{rnd.pk}/result.png")
         browser.close()
