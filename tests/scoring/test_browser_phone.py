@@ -28,6 +28,14 @@ pytestmark = [
 
 __all__ = ["server_url"]  # the live server fixture, shared with the other browser test
 
+
+def _screenshot(page: Any, name: str) -> None:
+    """Saved only when asked (``QUEYOU_SCREENSHOTS=<folder>``), to look at the page by eye."""
+    folder = os.environ.get("QUEYOU_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=f"{folder}/{name}.png", full_page=True)
+
+
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
@@ -63,6 +71,17 @@ def test_the_replay_fits_a_phone_and_plays_by_itself(
     phone.goto(server_url + reverse("scoring:replay", args=[settled.pk]))
     phone.click("[data-step=last]")
     assert phone.evaluate(OVERFLOW) <= 0
+    # Every tile of every hand lies inside its seat's box.
+    sticking_out = phone.evaluate(
+        """() => [...document.querySelectorAll('.replay-seat')].flatMap(seat => {
+             const box = seat.getBoundingClientRect();
+             return [...seat.querySelectorAll('.tile')]
+               .filter(t => t.getBoundingClientRect().right > box.right + 0.5)
+               .map(t => t.dataset.tile);
+           })"""
+    )
+    assert sticking_out == []
+    _screenshot(phone, "replay-phone")
     # Auto-play: from the start, at the fastest speed, the position moves without a click.
     phone.click("[data-step=first]")
     phone.select_option("[data-speed]", "4")
@@ -87,5 +106,7 @@ def test_the_history_pages_fit_a_phone(phone: Any, server_url: str, settled: Any
         ".map(td => td.getBoundingClientRect().width))"
     )
     assert narrowest >= 48
+    _screenshot(phone, "history-phone")
     phone.goto(server_url + reverse("scoring:match", args=[settled.match_id]))
     assert phone.evaluate(OVERFLOW) <= 0
+    _screenshot(phone, "match-phone")
