@@ -129,8 +129,10 @@ function start(app) {
     const rect = box.getBoundingClientRect();
     const shown = node("div", className, text);
     shown.dataset.seat = String(seat);
-    shown.style.left = `${Math.round(rect.left + rect.width / 2)}px`;
-    shown.style.top = `${Math.round(rect.top + (plate ? 0 : rect.height / 2))}px`;
+    // The plate's middle, kept inside the window (a plate in a corner would push it off).
+    const inside = (value, low, high) => Math.round(Math.min(Math.max(value, low), Math.max(low, high)));
+    shown.style.left = `${inside(rect.left + rect.width / 2, 70, window.innerWidth - 70)}px`;
+    shown.style.top = `${inside(rect.top + rect.height / 2, 50, window.innerHeight - 50)}px`;
     document.body.append(shown);
     setTimeout(() => shown.remove(), ms);
     return shown;

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.tables.test_browser import _session_cookie, live_url
-from tests.tables.test_table_page import _advance, _claim_for, _ended, _open
+from tests.tables.test_table_page import _advance, _claim_for, _ended, _open, _screenshot
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -61,6 +61,7 @@ def test_scores_phrases_call_outs_and_auto_pass(
         page.locator(".extras-phrases summary").click()
         page.locator('.extras-phrase-button[data-phrase="2"]').click()
         expect(page.locator(".extras-phrase")).to_contain_text("这牌打得漂亮")
+        _screenshot(page, "table-extras-phrase-desktop")
         expect(page.locator('[data-role="log"] .log-phrase').first).to_contain_text("这牌打得漂亮")
 
         # A pong is called out over the seat that made it.
@@ -71,6 +72,7 @@ def test_scores_phrases_call_outs_and_auto_pass(
         )
         callout = page.locator('.extras-callout[data-seat="1"]')
         expect(callout).to_have_text("碰")
+        _screenshot(page, "table-extras-callout-desktop")
         expect(callout).to_have_count(0, timeout=5000)  # gone after its moment
 
         # Auto-pass: a claim window for this seat is answered with 过 by the page itself.
