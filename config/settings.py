@@ -168,6 +168,9 @@ TABLES_DATABASE_THREADS = env_int("TABLES_DATABASE_THREADS", 6, minimum=1)
 TABLES_STREAM_WATCH_MS = env_int("TABLES_STREAM_WATCH_MS", 1000, minimum=0)
 # Open table sockets one user may hold at once (tables/presence.py).
 TABLES_MAX_SOCKETS_PER_USER = env_int("TABLES_MAX_SOCKETS_PER_USER", 4, minimum=1)
+# Seconds a seated player may have no table socket open before their seat is freed, outside a
+# match (tables/rooms.py, sweep_absent_seats; inside a match 托管 plays for them instead).
+TABLES_FREE_ABSENT_SEAT_S = env_int("TABLES_FREE_ABSENT_SEAT_S", 60, minimum=1)
 # The largest websocket frame the server reads (uvicorn's --ws-max-size, the launcher): the
 # biggest client message is a few hundred bytes; uvicorn's default (16 MB) was read before refusal.
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 16 * 1024, minimum=1024)
