@@ -135,7 +135,7 @@ function start() {
   function candidateTable(decision) {
     const wrap = el("div", "review-candidates");
     const t = el("table", "ledger");
-    const caption = el("caption", "", _("每种打法：向听数与进张（括号里是还没见到的张数）"));
+    const caption = el("caption", "", _("每种打法：向听数与进张（× 后是还没见到的张数）"));
     t.append(caption);
     const head = el("tr");
     for (const word of [_("打出"), _("向听"), _("进张"), _("合计")]) {
