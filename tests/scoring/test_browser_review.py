@@ -78,3 +78,15 @@ def test_the_review_of_a_played_round_steps_through_the_seat_s_decisions(
     last = review["decisions"][-1]
     assert f"第 {last['step']} /" in page.inner_text("[data-position]")
     assert errors == []
+
+    # The same page in English (the player's language), words and tiles alike.
+    player = rnd.match.players[0]
+    from accounts.models import User
+
+    User.objects.filter(pk=player).update(language="en")
+    page.goto(server_url + reverse("scoring:review", args=[rnd.pk, 0]))
+    summary = page.inner_text("[data-summary]")
+    assert f"Same as the bot: {review['agreed']} / {review['count']}" in summary
+    assert "worth another look" in summary
+    assert "Played" in page.inner_text("[data-decision]")
+    assert errors == []
