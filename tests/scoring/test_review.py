@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from rules.engine import legal_actions
 from rules.review import REVIEW_VERSION
 from scoring import reviews, services, tasks
 from scoring.models import RoundReview
@@ -147,3 +148,21 @@ def test_the_endpoint_is_in_the_schema(client: Any) -> None:
     assert path == "/api/rounds/{id}/review/{seat}/"
     operation = schema["paths"][path]["get"]
     assert {p["name"] for p in operation["parameters"]} >= {"id", "seat"}
+
+
+def test_the_review_asks_the_bot_exactly_as_the_table_does(ended: Any) -> None:
+    """Same view, options and generator as ``tables.bots`` (a bot seat at the live table)."""
+    from rules.review import bot_choice, bot_rng
+    from tables import bots
+    from tables.game.store import replay_steps
+
+    checked = 0
+    for step in replay_steps(ended)[:-1]:
+        state = step.state
+        for seat in range(4):
+            if len(legal_actions(state, seat)) > 1:
+                assert bot_rng(state, seat).random() == bots.bot_rng(state, seat).random()
+                table = bots.choose_action(state, seat, level="hard")
+                assert bot_choice(state, seat) == table
+                checked += 1
+    assert checked > 10
