@@ -22,8 +22,10 @@ Definitions (``docs/review.md``):
   counts as 1, with the reasons. Before that the variant's conditions are estimated, one tile
   each (:func:`condition_gap`): a missing suit, no terminal or honour, no pair or triplet,
   a closed hand that must open, a 成麻 void suit still held.
-* **Effective tiles** (进张) of a ready hand are its legal waits; of a hand further away, the kinds
-  one draw of which lowers its shape shanten; each with the copies unseen from the seat.
+* **Effective tiles** (进张) of a ready hand are its legal waits; of a hand one tile away, the kinds
+  after whose draw some discard leaves a legally ready hand (checked exactly in the variants whose
+  conditions can refuse a ready shape: 长春, 四平, 哈尔滨); of a hand further away, the kinds one
+  draw of which lowers its shape shanten; each with the copies unseen from the seat.
 * A played discard is **worse in shanten** (``shanten``) when its shanten is above the best
   candidate's; **worse in effective tiles** (``effective``) when its shanten is the best one but
   its effective tiles are fewer than :data:`EFFECTIVE_RATIO` of the best candidate's at that
@@ -67,7 +69,7 @@ from rules.engine.actions import (
     SelfDrawWin,
     SpecialKong,
 )
-from rules.engine.core import legal_actions
+from rules.engine.core import legal_actions, ting_discard_candidates
 from rules.engine.events import Discarded, Drew, Melded, RoundEnded, SeatWon, TurnStarted
 from rules.engine.state import ClaimPhase, TurnPhase
 from rules.hand import Meld
@@ -99,6 +101,9 @@ SIGNAL_MELDS = 3
 _TERMINALS_AND_HONOURS = frozenset((0, 8, 9, 17, 18, 26, *range(HONOR, NUM_KINDS)))
 _HARBIN_TERMINALS = frozenset((0, 8, 9, 17, 18, 26, RED))
 _SEVEN_PAIRS = frozenset({"chengma"})
+_CONDITIONED = frozenset({"changchun", "siping", "harbin"})
+"""Variants whose winning conditions can refuse a ready shape for reasons other than a tile
+kind still to discard: their 进张 one tile from ready are checked exactly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +265,37 @@ def candidates(state: RoundState, seat: int, tiles: Sequence[Tile]) -> list[Cand
                 continue
         gap = condition_gap(variant.key, state.options, counts, melds, opened=opened, void=void)
         kinds = _effective_kinds(counts, need, unseen, shape, pairs)
+        if shape == 1 and gap == 0 and variant.key in _CONDITIONED:
+            kinds = tuple(
+                (t, n) for t, n in kinds if _legal_ready_after(state, seat, rest, melds, t)
+            )
         out.append(Candidate(tile, shape + gap, kinds))
     return out
+
+
+def _legal_ready_after(
+    state: RoundState, seat: int, rest: tuple[Tile, ...], melds: tuple[Meld, ...], drawn: Tile
+) -> bool:
+    """Whether drawing ``drawn`` lets the hand ``rest`` (one tile from ready) discard into a hand
+    whose waits the variant accepts (exactly, by its rules): the 进张 of a hand one tile away in a
+    variant whose conditions can refuse a ready shape (三色, 幺九, 刻子, 开门, 单吊 …)."""
+    held = sorted((*rest, drawn))
+    counts = [0] * NUM_KINDS
+    for t in held:
+        counts[t] += 1
+    need = (len(held) - 1) // 3
+    rules = state.variant.rules
+    for discard in ting_discard_candidates(counts):
+        counts[discard] -= 1
+        ready = shanten(counts, need) <= 0
+        counts[discard] += 1
+        if not ready:
+            continue
+        after = list(held)
+        after.remove(discard)
+        if analyse_waits(rules, ting_context(state, seat, tuple(after), melds)).legal:
+            return True
+    return False
 
 
 def best_of(found: Sequence[Candidate]) -> Candidate | None:

@@ -77,6 +77,15 @@ def test_changchun_ready_waits_count_the_unseen_copies_only() -> None:
     assert found["1m"] == (2, 13, ["1m", "4m", "5z", "7z"], ())
 
 
+def test_changchun_one_away_counts_only_draws_that_make_a_legal_ready_hand() -> None:
+    found = _analysis(_table("changchun", "4m4m3p6p7p7p8p8p1s5s6s7s7s8s"))
+    # Throwing 3p: 6p/9p/6s/9s would make the shape ready, but every such hand lacks the
+    # triplet 长春 needs (the 4m pair is no dragon): no draw makes it legally ready.
+    shanten, total, kinds, blocked = found["3p"]
+    assert (shanten, total, kinds) == (1, 0, [])
+    assert blocked == ()
+
+
 def test_harbin_and_siping_a_closed_hand_cannot_win_and_siping_s_liting_lets_it() -> None:
     hand = "123m456m789p23s11s7z"
     assert _analysis(_table("harbin", hand))["1s"] == (1, 0, [], ("not_opened",))
