@@ -90,3 +90,41 @@ def test_the_review_of_a_played_round_steps_through_the_seat_s_decisions(
     assert "worth another look" in summary
     assert "Played" in page.inner_text("[data-decision]")
     assert errors == []
+
+
+@pytest.mark.parametrize("variant", ["chengma", "taiwan16"])
+def test_every_decision_of_a_chengma_and_a_taiwan16_round_renders(
+    page: Any,  # noqa: F811
+    server_url: str,  # noqa: F811
+    room: Any,
+    players: list[Any],
+    make_round: Any,
+    variant: str,
+) -> None:
+    """成麻 (定缺 and its void badges, several winners) and 台湾十六张 (17 tiles, flowers): the
+    page walks from the first decision to the last without a script error."""
+    from tables.models import Match
+
+    match = Match.objects.create(
+        room=room,
+        variant=variant,
+        options={},
+        players=[p.pk for p in players],
+        status=Match.Status.FINISHED,
+    )
+    rnd = make_round(match, 1, seed_text=f"br-{variant}", level="normal")
+    services.settle_round(rnd.pk)
+    review = reviews.round_reviews_compute(round_id=rnd.pk)[1].data
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server_url + reverse("scoring:review", args=[rnd.pk, 1]))
+    kinds = set()
+    for n, decision in enumerate(review["decisions"], start=1):
+        assert f"决定 {n} / {review['count']}" in page.inner_text("[data-position]")
+        assert page.locator(".review-candidate").count() == len(decision.get("candidates", ()))
+        kinds.add(decision["kind"])
+        page.click("[data-step=next-decision]")
+    if variant == "chengma":
+        assert "void" in kinds
+        assert page.locator(".badge-que").count() == 4
+    assert errors == []
