@@ -47,6 +47,7 @@ from typing import Any
 
 from rules.bots import choose_action
 from rules.bots.shanten import (
+    Front,
     _best,
     _fronts,
     _honour_front,
@@ -187,6 +188,21 @@ def _shape(counts: list[int], need: int, pairs: bool) -> int:
     return min(found, _pairs_shanten(counts)) if pairs else found
 
 
+_MERGED: dict[tuple[Front, Front], Front] = {}
+
+
+def _merged(a: Front, b: Front) -> Front:
+    """:func:`rules.bots.shanten._merge`, memoised: the candidates of one turn differ in one
+    group only, so the same pairs of groups are merged again and again."""
+    key = (a, b)
+    found = _MERGED.get(key)
+    if found is None:
+        if len(_MERGED) > 100_000:
+            _MERGED.clear()
+        found = _MERGED[key] = _merge(a, b)
+    return found
+
+
 def _effective_kinds(
     counts: list[int], need: int, unseen: Sequence[int], base: int, pairs: bool
 ) -> tuple[tuple[Tile, int], ...]:
@@ -195,10 +211,10 @@ def _effective_kinds(
     (as :func:`rules.bots.shanten.effective_tiles` does) and each kind costs one look-up."""
     fronts = _fronts(bytes(counts[:34]))
     others = [
-        _merge(_merge(fronts[1], fronts[2]), fronts[3]),
-        _merge(_merge(fronts[0], fronts[2]), fronts[3]),
-        _merge(_merge(fronts[0], fronts[1]), fronts[3]),
-        _merge(_merge(fronts[0], fronts[1]), fronts[2]),
+        _merged(_merged(fronts[1], fronts[2]), fronts[3]),
+        _merged(_merged(fronts[0], fronts[2]), fronts[3]),
+        _merged(_merged(fronts[0], fronts[1]), fronts[3]),
+        _merged(_merged(fronts[0], fronts[1]), fronts[2]),
     ]
     kinds = set(useful_kinds(counts))
     if pairs:
@@ -243,6 +259,7 @@ def candidates(state: RoundState, seat: int, tiles: Sequence[Tile]) -> list[Cand
     void = _void_of(extra, variant)
     opened = any(rules.meld_opens(m) for m in melds)
     out: list[Candidate] = []
+    seen: dict[tuple[Tile, ...], bool] = {}  # 14-tile hands already judged (they recur)
     for tile in sorted(set(tiles)):
         rest = me.without(tile)
         counts = [0] * NUM_KINDS
@@ -267,19 +284,34 @@ def candidates(state: RoundState, seat: int, tiles: Sequence[Tile]) -> list[Cand
         kinds = _effective_kinds(counts, need, unseen, shape, pairs)
         if shape == 1 and gap == 0 and variant.key in _CONDITIONED:
             kinds = tuple(
-                (t, n) for t, n in kinds if _legal_ready_after(state, seat, rest, melds, t)
+                (t, n) for t, n in kinds if _legal_ready_after(state, seat, rest, melds, t, seen)
             )
         out.append(Candidate(tile, shape + gap, kinds))
     return out
 
 
 def _legal_ready_after(
-    state: RoundState, seat: int, rest: tuple[Tile, ...], melds: tuple[Meld, ...], drawn: Tile
+    state: RoundState,
+    seat: int,
+    rest: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    drawn: Tile,
+    seen: dict[tuple[Tile, ...], bool],
 ) -> bool:
     """Whether drawing ``drawn`` lets the hand ``rest`` (one tile from ready) discard into a hand
     whose waits the variant accepts (exactly, by its rules): the 进张 of a hand one tile away in a
     variant whose conditions can refuse a ready shape (三色, 幺九, 刻子, 开门, 单吊 …)."""
-    held = sorted((*rest, drawn))
+    held = tuple(sorted((*rest, drawn)))
+    known = seen.get(held)
+    if known is None:
+        known = seen[held] = _legal_ready_in(state, seat, held, melds)
+    return known
+
+
+def _legal_ready_in(
+    state: RoundState, seat: int, held: tuple[Tile, ...], melds: tuple[Meld, ...]
+) -> bool:
+    """Whether some discard from the 3n+2 hand ``held`` leaves a legal wait."""
     counts = [0] * NUM_KINDS
     for t in held:
         counts[t] += 1
