@@ -26,11 +26,16 @@ def test_the_review_of_a_played_round_steps_through_the_seat_s_decisions(
     make_match: Any,
     make_round: Any,
 ) -> None:
-    rnd = make_round(make_match(), 1, seed_text="br1", level="normal")
-    services.settle_round(rnd.pk)
-    review = reviews.round_reviews_compute(round_id=rnd.pk)[0].data
-    assert review["count"] > 1
-    assert review["marked"] >= 1  # this round has a decision worth another look
+    # A round whose seat 0 has a decision worth another look (the first of a few seeds: which
+    # one depends on the bots' levels, and "br1" has one with the bots of issue 19).
+    match = make_match()
+    for number in range(1, 10):
+        rnd = make_round(match, number, seed_text="br", level="normal")
+        services.settle_round(rnd.pk)
+        review = reviews.round_reviews_compute(round_id=rnd.pk)[0].data
+        if review["marked"] and review["count"] > 1:
+            break
+    assert review["marked"] >= 1
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server_url + reverse("scoring:review", args=[rnd.pk, 0]))
