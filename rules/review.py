@@ -10,6 +10,8 @@ and at each decision of the reviewed seat — a turn (discard, kong, 报听, win
 * on a turn that discards, every candidate discard kind with the hand's **shanten** after it and
   its **effective tiles** (进张: the kinds that bring it closer, and how many copies of each the
   seat has not seen: :func:`rules.hints.unseen_counts`);
+* in a claim window, each answer (pass, chow, pong, kong) with the hand it leads to
+  (:func:`claim_options`: after a chow or pong, with its best discard);
 * the marks of a decision that was clearly worse (:data:`MARKS`).
 
 Definitions (``docs/review.md``):
@@ -62,17 +64,21 @@ from rules.engine.actions import (
     AddToSpecialKong,
     Chen,
     ChooseVoid,
+    Chow,
+    ChowTing,
     ConcealedKong,
     DeclareWin,
     Discard,
     ExchangeThree,
+    ExposedKong,
     Pass,
+    Pong,
     SelfDrawWin,
     SpecialKong,
 )
 from rules.engine.core import legal_actions, ting_discard_candidates
 from rules.engine.events import Discarded, Drew, Melded, RoundEnded, SeatWon, TurnStarted
-from rules.engine.state import ClaimPhase, TurnPhase
+from rules.engine.state import ClaimPhase, DiscardRecord, TurnPhase
 from rules.hand import Meld
 from rules.hints import analyse_waits, ting_context, unseen_counts
 from rules.replay import replay_steps
@@ -246,47 +252,152 @@ def _void_of(extra: Mapping[str, Any], variant: Variant) -> int | None:
     return "mps".index(que) if que in ("m", "p", "s") else None
 
 
+@dataclass(frozen=True, slots=True)
+class _Setting:
+    """What every hand of one seat at one moment is judged against."""
+
+    state: RoundState
+    seat: int
+    unseen: Sequence[int]
+    pairs: bool
+    special: bool
+    void: int | None
+    seen: dict[tuple[Tile, ...], bool]
+
+    @staticmethod
+    def of(state: RoundState, seat: int, melds: Sequence[Meld]) -> _Setting:
+        variant = state.variant
+        extra = variant.flow.context_extra(state, seat)
+        return _Setting(
+            state=state,
+            seat=seat,
+            unseen=unseen_counts(state, seat),
+            pairs=variant.key in _SEVEN_PAIRS and not melds,
+            special=bool(variant.key == "siping" and state.options.get("chen_zfb", False)),
+            void=_void_of(extra, variant),
+            seen={},  # 14-tile hands already judged (they recur between candidates)
+        )
+
+
+def hand_value(
+    setting: _Setting, rest: tuple[Tile, ...], melds: tuple[Meld, ...]
+) -> tuple[int, tuple[tuple[Tile, int], ...], tuple[str, ...]]:
+    """(shanten, effective tiles, refusal reasons) of the 3n+1 hand ``rest`` with ``melds``
+    (module docstring)."""
+    state, seat = setting.state, setting.seat
+    variant = state.variant
+    rules = variant.rules
+    unseen = setting.unseen
+    counts = [0] * NUM_KINDS
+    for t in rest:
+        counts[t] += 1
+    need = len(rest) // 3
+    shape = _shape(counts, need, setting.pairs)
+    if shape <= 0 or setting.special:
+        analysis = analyse_waits(rules, ting_context(state, seat, rest, melds))
+        if analysis.legal:
+            return 0, tuple((t, unseen[t]) for t in analysis.legal), ()
+        if analysis.blocked:
+            return 1, (), tuple(sorted({reason for _, reason in analysis.blocked}))
+        if shape <= 0:  # every wait is a kind the hand already holds four of
+            return 1, (), ()
+    opened = any(rules.meld_opens(m) for m in melds)
+    gap = condition_gap(variant.key, state.options, counts, melds, opened=opened, void=setting.void)
+    kinds = _effective_kinds(counts, need, unseen, shape, setting.pairs)
+    if shape == 1 and gap == 0 and variant.key in _CONDITIONED:
+        kinds = tuple(
+            (t, n)
+            for t, n in kinds
+            if _legal_ready_after(state, seat, rest, melds, t, setting.seen)
+        )
+    return shape + gap, kinds, ()
+
+
 def candidates(state: RoundState, seat: int, tiles: Sequence[Tile]) -> list[Candidate]:
     """Each discard kind of ``tiles`` from ``seat``'s 3n+2 hand, analysed (module docstring)."""
     me = state.seats[seat]
-    variant = state.variant
-    rules = variant.rules
-    unseen = unseen_counts(state, seat)
-    melds = me.melds
-    pairs = variant.key in _SEVEN_PAIRS and not melds
-    special = bool(variant.key == "siping" and state.options.get("chen_zfb", False))
-    extra = variant.flow.context_extra(state, seat)
-    void = _void_of(extra, variant)
-    opened = any(rules.meld_opens(m) for m in melds)
+    setting = _Setting.of(state, seat, me.melds)
     out: list[Candidate] = []
-    seen: dict[tuple[Tile, ...], bool] = {}  # 14-tile hands already judged (they recur)
     for tile in sorted(set(tiles)):
-        rest = me.without(tile)
-        counts = [0] * NUM_KINDS
-        for t in rest:
-            counts[t] += 1
-        need = len(rest) // 3
-        shape = _shape(counts, need, pairs)
-        if shape <= 0 or special:
-            analysis = analyse_waits(rules, ting_context(state, seat, rest, melds))
-            if analysis.legal:
-                waits = tuple((t, unseen[t]) for t in analysis.legal)
-                out.append(Candidate(tile, 0, waits))
+        shanten_, effective, blocked = hand_value(setting, me.without(tile), me.melds)
+        out.append(Candidate(tile, shanten_, effective, blocked))
+    return out
+
+
+def _claimed(state: RoundState, seat: int, action: Action) -> RoundState | None:
+    """The state as if ``seat`` had made the claim ``action`` on the discard in the claim
+    window (the meld laid, the discard marked taken), before its discard: for judging the hand
+    it leads to. None for what is not a chow, pong or kong on a discard."""
+    phase = state.phase
+    if not isinstance(phase, ClaimPhase) or phase.kind != "claims":
+        return None
+    tile = phase.tile
+    me = state.seats[seat]
+    if isinstance(action, Pong):
+        used: tuple[Tile, ...] = (tile, tile)
+        meld = Meld("pong", (tile, tile, tile), from_seat=phase.discarder)
+    elif isinstance(action, ExposedKong):
+        used = (tile, tile, tile)
+        meld = Meld("kong", (tile,) * 4, from_seat=phase.discarder)
+    elif isinstance(action, Chow | ChowTing):
+        rest = list(action.tiles)
+        rest.remove(tile)
+        used = tuple(rest)
+        meld = Meld("chow", action.tiles, from_seat=phase.discarder)
+    else:
+        return None
+    try:
+        concealed = me.without(*used)
+    except ValueError:
+        return None
+    discards = state.seats[phase.discarder].discards
+    if discards:
+        last = discards[-1]
+        taken = DiscardRecord(last.tile, True, last.face_down, last.ting)
+        state = state.with_seat(phase.discarder, discards=(*discards[:-1], taken))
+    return state.with_seat(
+        seat, concealed=concealed, melds=(*me.melds, meld), opened=True, drawn=None
+    )
+
+
+def claim_options(state: RoundState, seat: int, legal: Sequence[Action]) -> list[dict[str, Any]]:
+    """Each answer of a claim window (pass, chow, pong, kong) with the hand it leads to: after
+    a pass the hand as it is; after a chow or pong the best discard then (``discard``) and the
+    hand after it; after a kong the hand before its replacement draw. Wins are not listed (a
+    win is the end of the hand)."""
+    me = state.seats[seat]
+    out: list[dict[str, Any]] = []
+    for action in legal:
+        if isinstance(action, Pass):
+            setting = _Setting.of(state, seat, me.melds)
+            value = hand_value(setting, me.concealed, me.melds)
+            discard: Tile | None = None
+        else:
+            after = _claimed(state, seat, action)
+            if after is None:
                 continue
-            if analysis.blocked:
-                reasons = tuple(sorted({reason for _, reason in analysis.blocked}))
-                out.append(Candidate(tile, 1, (), reasons))
-                continue
-            if shape <= 0:  # every wait is a kind the hand already holds four of
-                out.append(Candidate(tile, 1, ()))
-                continue
-        gap = condition_gap(variant.key, state.options, counts, melds, opened=opened, void=void)
-        kinds = _effective_kinds(counts, need, unseen, shape, pairs)
-        if shape == 1 and gap == 0 and variant.key in _CONDITIONED:
-            kinds = tuple(
-                (t, n) for t, n in kinds if _legal_ready_after(state, seat, rest, melds, t, seen)
-            )
-        out.append(Candidate(tile, shape + gap, kinds))
+            mine = after.seats[seat]
+            if isinstance(action, ExposedKong):
+                setting = _Setting.of(after, seat, mine.melds)
+                value = hand_value(setting, mine.concealed, mine.melds)
+                discard = None
+            else:
+                best = best_of(candidates(after, seat, mine.concealed))
+                if best is None:
+                    continue
+                value = (best.shanten, best.effective, best.blocked)
+                discard = best.tile
+        shanten_, effective, blocked = value
+        out.append(
+            {
+                "action": action.to_json(),
+                "shanten": shanten_,
+                "effective": [[tile_name(t), n] for t, n in effective],
+                "total": sum(n for _, n in effective),
+                "blocked": list(blocked),
+                "discard": None if discard is None else tile_name(discard),
+            }
+        )
     return out
 
 
@@ -446,6 +557,7 @@ def review_seat(
         if isinstance(phase, ClaimPhase):
             entry["tile"] = tile_name(phase.tile)
             entry["from"] = phase.discarder
+            entry["options"] = claim_options(state, seat, legal)
         offered = [a.tile for a in legal if isinstance(a, Discard)]
         if isinstance(phase, TurnPhase) and phase.drawn and offered and not state.seats[seat].ting:
             found = candidates(state, seat, offered)

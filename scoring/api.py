@@ -286,6 +286,16 @@ class ReviewDecisionSerializer(serializers.Serializer):  # type: ignore[type-arg
         "([tile, unseen copies]), their total and the reasons a ready shape cannot win.",
     )
     best = serializers.CharField(required=False, allow_null=True)
+    tile = serializers.CharField(required=False, help_text="Claims: the tile of the window.")
+    from_seat = serializers.IntegerField(
+        source="from", required=False, help_text="Claims: the seat that discarded it."
+    )
+    options = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Claims: each answer (pass, chow, pong, kong) with the hand it leads to: "
+        "shanten, effective tiles, and after a chow or pong its best discard.",
+    )
     dealt_in_to = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 

@@ -2,7 +2,7 @@
 // scoring/reviews.py from the engine's seat view: its own hand, the public table) and, at each of
 // the seat's decisions, shows what was played beside the hard bot's choice and, for a discard,
 // every candidate with its shanten and effective tiles (进张, as tile pictures with the copies
-// the seat had not seen). Keyboard: ← → step, ↑ ↓ (or [ ]) the previous / next decision, Home End.
+// the seat had not seen); for a claim, the hand each answer leads to. Keyboard: ← → step, ↑ ↓ (or [ ]) the previous / next decision, Home End.
 // Shares the tiles, words and events of the replay and the table (../js/).
 
 import { _, fmt, label } from "../js/i18n.js";
@@ -163,17 +163,60 @@ function start() {
       tr.append(first);
       const shanten = el("td", "num", c.shanten === 0 ? _("听牌") : String(c.shanten));
       tr.append(shanten);
-      const eff = el("td", "review-effective");
-      for (const [tile, n] of c.effective) {
-        const one = el("span", "review-eff");
-        one.append(tileEl(tile, { classes: "t-xs" }), el("span", "review-count", `×${n}`));
-        eff.append(one);
-      }
-      if (c.blocked.length) {
-        eff.append(el("span", "muted small", fmt(_("不能和：%s"), c.blocked.map((r) => label("reasons", r)).join("、"))));
-      }
-      tr.append(eff);
+      tr.append(effectiveCell(c));
       tr.append(el("td", "num", String(c.total)));
+      body.append(tr);
+    }
+    t.append(body);
+    wrap.append(t);
+    return wrap;
+  }
+
+  function effectiveCell(c) {
+    const eff = el("td", "review-effective");
+    for (const [tile, n] of c.effective) {
+      const one = el("span", "review-eff");
+      one.append(tileEl(tile, { classes: "t-xs" }), el("span", "review-count", `×${n}`));
+      eff.append(one);
+    }
+    if (c.blocked.length) {
+      eff.append(el("span", "muted small", fmt(_("不能和：%s"), c.blocked.map((r) => label("reasons", r)).join("、"))));
+    }
+    return eff;
+  }
+
+  function optionTable(decision) {
+    const wrap = el("div", "review-candidates review-options");
+    const t = el("table", "ledger");
+    t.append(el("caption", "", _("每种应对之后的牌：向听数与进张（吃碰之后按最好的打法）")));
+    const head = el("tr");
+    for (const word of [_("应对"), _("然后打出"), _("向听"), _("进张"), _("合计")]) {
+      const th = el("th", "", word);
+      th.scope = "col";
+      head.append(th);
+    }
+    const thead = el("thead");
+    thead.append(head);
+    t.append(thead);
+    const body = el("tbody");
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    for (const option of decision.options) {
+      const tr = el("tr", "review-option");
+      const played = same(option.action, decision.played);
+      const bot = same(option.action, decision.bot);
+      tr.classList.toggle("played", played);
+      tr.classList.toggle("bot", bot);
+      const first = el("td");
+      first.append(actionNode(option.action));
+      if (played) first.append(el("span", "badge", _("实际")));
+      if (bot) first.append(el("span", "badge badge-ting", _("机器人")));
+      tr.append(first);
+      const then = el("td");
+      if (option.discard) then.append(tileEl(option.discard, { classes: "t-sm" }));
+      tr.append(then);
+      tr.append(el("td", "num", option.shanten === 0 ? _("听牌") : String(option.shanten)));
+      tr.append(effectiveCell(option));
+      tr.append(el("td", "num", String(option.total)));
       body.append(tr);
     }
     t.append(body);
@@ -213,6 +256,7 @@ function start() {
     }
     if (decision.dealt_in_to) out.push(el("p", "review-dealt", fmt(_("这张牌点炮给 %s"), decision.dealt_in_to.map(nameOf).join("、"))));
     if (decision.candidates) out.push(candidateTable(decision));
+    if (decision.options && decision.options.length) out.push(optionTable(decision));
     panel.classList.toggle("marked", decision.marks.length > 0);
     panel.replaceChildren(...out);
   }

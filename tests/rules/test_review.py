@@ -29,6 +29,7 @@ from rules.review import (
     Candidate,
     bot_choice,
     candidates,
+    claim_options,
     discard_marks,
     review_round,
     review_seat,
@@ -117,6 +118,23 @@ def test_chengma_the_void_suit_must_go_and_seven_pairs_count() -> None:
     pairs = _analysis(_table("chengma", "11p33p55p77p99p22s4s6s", voids="mpsp"))
     assert pairs["4s"] == (0, 3, ["6s"], ())
     assert pairs["1p"] == (1, 8, ["1p", "4s", "6s"], ())
+
+
+def test_a_claim_window_lists_the_hand_each_answer_leads_to() -> None:
+    state = arrange_round(
+        VARIANTS["changchun"], hands=["19m28p37s12z5z5m4p6s3m7z", "123m456p789s77z13s", "", ""]
+    )
+    state, _ = apply(state, Discard(seat=0, tile=T("7z")))
+    options = {o["action"]["kind"]: o for o in claim_options(state, 1, legal_actions(state, 1))}
+    assert set(options) == {"pass", "pong"}
+    # Passing keeps the 2s 夹 wait (the 中 pair stands in for the triplet).
+    assert (options["pass"]["shanten"], options["pass"]["discard"]) == (0, None)
+    assert options["pass"]["effective"] == [["2s", 4]]
+    # Ponging 中 and throwing 1s (or 3s) leaves a 单调 on the other: fewer copies to win on.
+    pong = options["pong"]
+    assert pong["shanten"] == 0
+    assert pong["discard"] == "1s"
+    assert pong["effective"] == [["3s", 3]]
 
 
 # --- the marks ----------------------------------------------------------------------------------

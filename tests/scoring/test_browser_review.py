@@ -77,6 +77,13 @@ def test_the_review_of_a_played_round_steps_through_the_seat_s_decisions(
     assert "{" not in text
     assert "discard" not in text
 
+    claim = next((d for d in review["decisions"] if d.get("options")), None)
+    if claim is not None:  # a claim window: the hand each answer leads to
+        page.evaluate(f"document.querySelector('[data-slider]').value = '{claim['step']}'")
+        page.dispatch_event("[data-slider]", "input")
+        assert page.locator(".review-option").count() == len(claim["options"])
+        if os.environ.get("QUEYOU_SCREENSHOTS"):
+            page.screenshot(path=f"{os.environ['QUEYOU_SCREENSHOTS']}/review-claim.png")
     page.click("[data-step=last]")
     assert page.locator("[data-ending]").is_visible()
     page.keyboard.press("ArrowUp")  # back to the last decision

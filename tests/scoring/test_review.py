@@ -86,6 +86,17 @@ def test_players_and_club_members_read_it_strangers_do_not(
     discards = [d for d in body["decisions"] if "candidates" in d]
     assert discards
     assert all(c["total"] == sum(n for _, n in c["effective"]) for c in discards[0]["candidates"])
+    claims = [
+        d
+        for seat in range(4)
+        for d in _api(players[1]).get(f"/api/rounds/{ended.pk}/review/{seat}/").json()["decisions"]
+        if d["kind"] == "claim"
+    ]
+    assert claims
+    for claim in claims:
+        assert 0 <= claim["from_seat"] <= 3
+        assert claim["tile"]
+        assert {o["action"]["kind"] for o in claim["options"]} >= {"pass"}
     # Computed on demand, stored: the task finds it.
     assert RoundReview.objects.filter(round=ended).count() == 4
     assert _api(players[0]).get(url).status_code == 200  # another seat's player, a member
