@@ -566,7 +566,7 @@ def review_seat(
             entry["best"] = None if best is None else tile_name(best.tile)
             if isinstance(played, Discard) and not entry["agree"]:
                 entry["marks"].extend(discard_marks(found, played.tile))
-        if isinstance(played, Discard) and not entry["agree"]:
+        if isinstance(played, Discard):
             winners = _won_on(_after(events, index + 1), seat)
             if winners:
                 entry["dealt_in_to"] = winners

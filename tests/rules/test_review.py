@@ -183,7 +183,20 @@ def _scripted_deal_in() -> tuple[list[RoundState], list[Action], list[list[Event
     return states, actions, events
 
 
-def test_a_deal_in_to_a_declared_ting_the_bot_avoids_is_marked() -> None:
+@pytest.mark.parametrize(("bot_throws", "marked"), [("9m", True), ("4s", False)])
+def test_a_deal_in_to_a_declared_ting_is_marked_when_the_bot_would_have_avoided_it(
+    monkeypatch: pytest.MonkeyPatch, bot_throws: str, marked: bool
+) -> None:
+    """The mark depends on the bot's answer, not on how the bot defends (a stand-in bot here:
+    9m is a tile seat 1 threw, 现物; 4s is the winning tile)."""
+    import rules.review
+
+    def stand_in(state: RoundState, seat: int) -> Action:
+        if seat == 0 and T(bot_throws) in state.seats[0].concealed:
+            return Discard(seat=0, tile=T(bot_throws))
+        return legal_actions(state, seat)[0]
+
+    monkeypatch.setattr(rules.review, "bot_choice", stand_in)
     states, actions, events = _scripted_deal_in()
     assert states[-1].result is not None
     assert states[-1].result.winner == 1
@@ -191,13 +204,15 @@ def test_a_deal_in_to_a_declared_ting_the_bot_avoids_is_marked() -> None:
     last = review["decisions"][-1]
     assert last["played"]["tile"] == "4s"
     assert last["dealt_in_to"] == [1]
-    assert last["bot"]["tile"] != "4s"  # 9m: a tile seat 1 threw (现物)
-    assert "deal_in" in last["marks"]
-    assert review["marked"] >= 1
-    # The winner's own decisions: it declared ting and won; nothing to mark.
+    assert ("deal_in" in last["marks"]) is marked
+    assert last["agree"] is not marked
+
+
+def test_the_winner_of_the_scripted_deal_in_declared_ting_and_nothing_of_it_is_marked() -> None:
+    states, actions, events = _scripted_deal_in()
     winner = review_seat(states, actions, events, 1)
-    assert all(not d["marks"] for d in winner["decisions"])
     assert any(d["kind"] == "ting" for d in winner["decisions"])
+    assert all("deal_in" not in d["marks"] for d in winner["decisions"])
 
 
 def _hard_round(key: str, n: int) -> tuple[bytes, int, list[Action]]:
