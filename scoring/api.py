@@ -13,7 +13,7 @@ from dataclasses import asdict
 from datetime import date
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -30,7 +30,8 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
-from scoring import selectors
+from rules import review as rules_review
+from scoring import reviews, selectors
 from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
 from tables import bot_names
@@ -266,6 +267,52 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     payload = serializers.DictField()
 
 
+class ReviewDecisionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    step = serializers.IntegerField(help_text="The replay step (frame) the decision was taken on.")
+    kind = serializers.CharField(
+        help_text="discard, ting, kong, win, claim, void, exchange, chen or other."
+    )
+    played = serializers.DictField(help_text="The action played (the engine's JSON).")
+    bot = serializers.DictField(help_text="The hard bot's choice from the same seat view.")
+    agree = serializers.BooleanField()
+    marks = serializers.ListField(
+        child=serializers.ChoiceField(choices=rules_review.MARKS),
+        help_text="Why the decision is worth another look (empty: it is not).",
+    )
+    candidates = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Discards only: each candidate tile with shanten, effective tiles "
+        "([tile, unseen copies]), their total and the reasons a ready shape cannot win.",
+    )
+    best = serializers.CharField(required=False, allow_null=True)
+    tile = serializers.CharField(required=False, help_text="Claims: the tile of the window.")
+    from_seat = serializers.IntegerField(
+        source="from", required=False, help_text="Claims: the seat that discarded it."
+    )
+    options = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Claims: each answer (pass, chow, pong, kong) with the hand it leads to: "
+        "shanten, effective tiles, and after a chow or pong its best discard.",
+    )
+    dealt_in_to = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class ReviewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    round_id = serializers.IntegerField()
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    version = serializers.IntegerField()
+    level = serializers.CharField(help_text="The bot compared with.")
+    variant = serializers.CharField()
+    count = serializers.IntegerField(help_text="Decisions reviewed.")
+    agreed = serializers.IntegerField(help_text="Decisions where the bot played the same.")
+    agreement = serializers.FloatField(allow_null=True, help_text="agreed / count.")
+    marked = serializers.IntegerField(help_text="Decisions worth another look.")
+    decisions = ReviewDecisionSerializer(many=True)
+    created = serializers.DateTimeField()
+
+
 class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField()
     user_id = serializers.IntegerField()
@@ -365,12 +412,12 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
     def get_queryset(self) -> QuerySet[Round]:
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
-        clubs = selectors.member_club_ids(_me(self.request))
-        return (
-            Round.objects.filter(match__room__club_id__in=clubs)
-            .select_related("match__room")
-            .defer("state")
-        )
+        me = _me(self.request)
+        clubs = selectors.member_club_ids(me)
+        visible = Q(match__room__club_id__in=clubs)
+        if self.action == "review":  # and the round's own players, even out of the club now
+            visible |= Q(pk__in=selectors.rounds_played_by(me))
+        return Round.objects.filter(visible).select_related("match__room").defer("state")
 
     def _ended(self) -> Round | Response:
         rnd: Round = self.get_object()
@@ -402,6 +449,23 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
             return Response(replay_json(rnd))
         except ReplayMismatch as error:
             return refusal(str(error), "replay_mismatch", status.HTTP_409_CONFLICT)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=[0, 1, 2, 3])],
+        responses={200: ReviewSerializer, **ERRORS},
+    )
+    @action(detail=True, methods=["get"], url_path=r"review/(?P<seat>[0-3])")
+    def review(self, request: Request, pk: str | None = None, seat: str = "0") -> Response:
+        """牌谱分析 of one seat: each of its decisions with the hard bot's choice, the candidate
+        discards' shanten and effective tiles, and the marks (ended rounds only; for the
+        round's players and whoever may see its replay). Computed on first request if the task
+        after the settlement has not stored it yet."""
+        rnd = self._ended()
+        if isinstance(rnd, Response):
+            return rnd
+        review = reviews.round_review_get(rnd=rnd, seat=int(seat))
+        data = {**review.data, "round_id": rnd.pk, "created": review.created}
+        return Response(ReviewSerializer(data).data)
 
 
 class LeaderboardView(APIView):

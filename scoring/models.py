@@ -309,3 +309,31 @@ class PaymentLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.payer}→{self.payee} {self.amount}"
+
+
+class RoundReview(models.Model):
+    """牌谱分析 of one seat of an ended round (issue 26): every decision of the seat with the
+    ``hard`` bot's choice, the candidate discards' shanten and 进张, and the marks
+    (:mod:`rules.review`, ``docs/review.md``). Computed once per round, seat and review version
+    (``rules.review.REVIEW_VERSION``) by a task after the settlement, or on demand; a new
+    version is a new row, never an overwrite."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="reviews"
+    )
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    version = models.PositiveSmallIntegerField(_("分析版本"))
+    data = models.JSONField(_("分析"))
+    created = models.DateTimeField(_("生成时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("牌谱分析")
+        verbose_name_plural = _("牌谱分析")
+        ordering = ("round", "seat", "-version")
+        constraints = (
+            models.UniqueConstraint(fields=("round", "seat", "version"), name="roundreview_unique"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="roundreview_seat"),
+        )
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} seat {self.seat} v{self.version}"

@@ -586,3 +586,24 @@ def round_for_page(round_id: int) -> Round | None:
 
 def settlement_of(rnd: Round) -> RoundSettlement | None:
     return RoundSettlement.objects.filter(round=rnd).first()
+
+
+def rounds_played_by(user: Any) -> QuerySet[LedgerEntry, int]:
+    """The ids (``round_id``) of the settled rounds ``user`` held a seat in."""
+    return (
+        LedgerEntry.objects.filter(user=user)
+        .order_by()
+        .values_list("settlement__round_id", flat=True)
+    )
+
+
+def review_visible(user: Any, rnd: Round) -> bool:
+    """牌谱分析 of an ended round is for its players and for whoever may see its replay (the
+    active members of the room's club, :func:`is_club_member`), never before it has ended."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if is_club_member(user, rnd.match.room.club_id):
+        return True
+    if user.pk in (rnd.match.players or []):
+        return True
+    return rounds_played_by(user).filter(settlement__round_id=rnd.pk).exists()

@@ -14,5 +14,6 @@ urlpatterns = [
     path("rounds/<int:round_id>/", views.round_detail, name="round"),
     path("rounds/<int:round_id>/replay/", views.round_replay, name="replay"),
     path("rounds/<int:round_id>/result.png", views.round_result_image, name="result_image"),
+    path("rounds/<int:round_id>/review/<int:seat>/", views.round_review, name="review"),
     path("leaderboards/", views.leaderboard, name="leaderboard"),
 ]

@@ -2,7 +2,8 @@
 
 Who may see what: a match, its rounds and their replays are visible to the active members of the
 room's club (the replay link is shareable inside the club), and a replay only once its round has
-ended: during play it would show every hand. Anything else is 403.
+ended: during play it would show every hand. A round's review (牌谱分析) is for those and for the
+round's own players, once it has ended. Anything else is 403.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from accounts.models import Club
-from scoring import charts, selectors
+from scoring import charts, reviews, selectors
 from scoring.forms import LeaderboardForm, MatchFilterForm
 from scoring.replay import ReplayMismatch, replay_json
 from scoring.result_image import result_png
@@ -89,6 +90,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "places": selectors.placements(totals),
             "chart": chart,
             "legend": charts.legend(names),
+            "my_seat": (
+                match.players.index(request.user.pk) if request.user.pk in match.players else None
+            ),
         },
     )
 
@@ -173,6 +177,32 @@ def round_result_image(request: HttpRequest, round_id: int) -> HttpResponse:
     response["Content-Disposition"] = f'inline; filename="queyou-round-{rnd.pk}.png"'
     response["Cache-Control"] = "private, max-age=300"
     return response
+
+
+@login_required
+def round_review(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
+    """牌谱分析: step through the round from ``seat``'s view, each of its decisions beside the
+    hard bot's choice, with the candidate discards (ended rounds; the round's players and whoever
+    may see its replay)."""
+    rnd = selectors.round_for_page(round_id)
+    if rnd is None or seat not in range(4) or not selectors.review_visible(request.user, rnd):
+        raise Http404("no such round")
+    if rnd.status != Round.Status.ENDED:
+        raise PermissionDenied("the review is available once the round has ended")
+    names = selectors.player_names(rnd.match.players, rnd.match.bot_levels)
+    return render(
+        request,
+        "scoring/review.html",
+        {
+            "round": rnd,
+            "seat": seat,
+            "seat_name": names[seat],
+            "seats": list(enumerate(names)),
+            "names": names,
+            "data": reviews.review_page_json(rnd, seat),
+            "can_replay": selectors.is_club_member(request.user, rnd.match.room.club_id),
+        },
+    )
 
 
 @login_required
