@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
-from scoring import selectors
+from scoring import ratings, selectors
 from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
 from tables import bot_names
@@ -268,7 +268,10 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField()
-    user_id = serializers.IntegerField()
+    user_id = serializers.IntegerField(allow_null=True, help_text="null for a bot level's row")
+    bot = serializers.CharField(
+        help_text="a bot row's level (easy, normal, hard, unknown); empty for a player"
+    )
     name = serializers.CharField()
     net = serializers.IntegerField()
     rounds = serializers.IntegerField()
@@ -277,8 +280,13 @@ class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg
     win_rate = serializers.FloatField()
     self_draw_rate = serializers.FloatField()
     average_fan = serializers.FloatField()
-    rated_matches = serializers.IntegerField()
-    rating = serializers.FloatField(allow_null=True)
+    rating_games = serializers.IntegerField(help_text="rounds counted in the rating")
+    rating = serializers.FloatField(
+        allow_null=True,
+        help_text="the conservative rating (mu - 3 sigma) x 60 in the board's club and variant; "
+        "null when the board spans several clubs or variants, or the row is not rated",
+    )
+    provisional = serializers.BooleanField(help_text="fewer rated rounds than provisional_games")
 
 
 class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -286,7 +294,8 @@ class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
     variant = serializers.CharField(allow_null=True)
     period = serializers.CharField()
     order = serializers.CharField()
-    min_rated_matches = serializers.IntegerField()
+    bots = serializers.BooleanField()
+    provisional_games = serializers.IntegerField()
     rows = LeaderboardRowSerializer(many=True)
 
 
@@ -417,6 +426,11 @@ class LeaderboardView(APIView):
             OpenApiParameter("variant", OpenApiTypes.STR, enum=Variant.values),
             OpenApiParameter("period", OpenApiTypes.STR, enum=list(selectors.PERIODS)),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["net", "rating"]),
+            OpenApiParameter(
+                "bots",
+                OpenApiTypes.BOOL,
+                description="also list a row per bot level (default false: players only)",
+            ),
             OpenApiParameter("limit", OpenApiTypes.INT, description="at most 100 rows"),
         ],
         responses={200: LeaderboardSerializer, **ERRORS},
@@ -432,19 +446,22 @@ class LeaderboardView(APIView):
         period = params.get("period") if params.get("period") in selectors.PERIODS else "all"
         order = "rating" if params.get("order") == "rating" else "net"
         limit = min(int_param(params.get("limit")) or 100, 100)
+        bots = str(params.get("bots", "")).lower() in ("1", "true", "yes", "on")
         rows = selectors.leaderboard_rows(
             club=club if club is not None else mine,
             variant=variant,
             period=str(period),
             order=order,
             limit=limit,
+            bots=bots,
         )
         data = {
             "club": club,
             "variant": variant,
             "period": period,
             "order": order,
-            "min_rated_matches": selectors.MIN_RATED_MATCHES,
+            "bots": bots,
+            "provisional_games": ratings.provisional_games(),
             "rows": [
                 {
                     **asdict(row),

@@ -21,7 +21,7 @@ from accounts import membership
 from accounts.models import Club, User
 from scoring import ratings
 from scoring.labels import fan_label, kong_label, payment_label, unit_label, win_by_label
-from scoring.models import LedgerEntry, RatingState, RoundSettlement
+from scoring.models import LedgerEntry, RatingHistory, RatingState, RoundSettlement
 from tables import bot_names
 from tables.models import Match, Round
 
@@ -508,6 +508,72 @@ def _attach_ratings(rows: list[LeaderboardRow], *, club_id: int, variant: str) -
         row.rating = ratings.display(state.conservative)
         row.rating_games = state.games
         row.provisional = state.games < threshold
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating right after one rated round."""
+
+    games: int
+    ended_at: datetime
+    round_id: int
+    rating: float
+    change: float
+    mu: float
+    sigma: float
+
+
+@dataclass
+class RatingCard:
+    """A player's rating in one club and variant, with its history (oldest first)."""
+
+    club_id: int
+    club_name: str
+    variant: str
+    rating: float
+    games: int
+    provisional: bool
+    mu: float
+    sigma: float
+    points: list[RatingPoint]
+
+
+def player_rating_history(*, user_id: int, clubs: Collection[int]) -> list[RatingCard]:
+    """The user's ratings in ``clubs`` (the viewer's: a club's ratings are for its members), per
+    club and variant, each with every rated round."""
+    states = list(
+        RatingState.objects.filter(user_id=user_id, club_id__in=list(clubs))
+        .select_related("club")
+        .order_by("club__name", "club_id", "variant")
+    )
+    history: dict[int, list[RatingPoint]] = defaultdict(list)
+    previous: dict[int, float] = {}
+    for state_id, games, ended_at, round_id, conservative, mu, sigma in (
+        RatingHistory.objects.filter(state__in=states)
+        .order_by("state_id", "games")
+        .values_list("state_id", "games", "ended_at", "round_id", "conservative", "mu", "sigma")
+    ):
+        shown = ratings.display(conservative)
+        before = previous.get(state_id, ratings.display(ratings.Skill().conservative))
+        history[state_id].append(
+            RatingPoint(games, ended_at, round_id, shown, round(shown - before, 1), mu, sigma)
+        )
+        previous[state_id] = shown
+    threshold = ratings.provisional_games()
+    return [
+        RatingCard(
+            club_id=s.club_id,
+            club_name=s.club.name,
+            variant=s.variant,
+            rating=ratings.display(s.conservative),
+            games=s.games,
+            provisional=s.games < threshold,
+            mu=s.mu,
+            sigma=s.sigma,
+            points=history[s.pk],
+        )
+        for s in states
+    ]
 
 
 # --- rounds -----------------------------------------------------------------------------------
