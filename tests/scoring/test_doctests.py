@@ -1,4 +1,4 @@
-"""The examples in the scoring modules' docstrings hold (placements, chart grid, the rating math)."""
+"""The examples in the scoring modules' docstrings hold (placements, chart grid, rating)."""
 
 from __future__ import annotations
 
