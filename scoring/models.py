@@ -348,7 +348,7 @@ class RatingState(models.Model):
     mu = models.FloatField(_("技术估计 μ"))
     sigma = models.FloatField(_("不确定度 σ"))
     games = models.PositiveIntegerField(_("计分盘数"), default=0)
-    updated_at = models.DateTimeField(_("更新时间"))
+    updated_at = models.DateTimeField(_("等级分更新时间"))
 
     class Meta:
         verbose_name = _("等级分")

@@ -339,3 +339,20 @@ def test_the_player_page_shows_the_rating_history(client, settle, players, club,
     stranger = make_user("stranger")
     client.force_login(stranger)
     assert client.get(reverse("scoring:player_ratings", args=[players[0].pk])).status_code == 404
+
+
+def test_the_rating_pages_speak_english(client, settle, players, club, room):
+    settle(NETS[0], [players[0], None, players[2], players[3]])
+    players[1].language = "en"
+    players[1].save(update_fields=["language"])
+    client.force_login(players[1])
+    query = {"club": club.pk, "variant": room.variant, "bots": "on"}
+    board = client.get(reverse("scoring:leaderboard"), query).content.decode()
+    assert "provisional" in board
+    assert "Bot · Easy" in board
+    assert "Rating: computed per club and per variant" in board
+    assert "rounds rated; the rating is final after 20" in board
+    page = client.get(reverse("scoring:player_ratings", args=[players[0].pk])).content.decode()
+    assert f"<h1>{players[0].public_name}'s ratings</h1>" in page
+    assert "The rating is the conservative value" in page
+    assert "1 rounds rated · μ" in page
