@@ -260,7 +260,8 @@ def _state_key(state: RatingState) -> PlayerKey:
 def ratings_update(*, club_id: int, variant: str) -> int:
     """Rate the club and variant's settled rounds that are not rated yet, in the order they
     ended; the number of rounds rated. Idempotent: a rated round is never rated again. If an
-    unrated round ended before the last rated one, the whole scope is rebuilt."""
+    unrated round ended before the last rated one, or the backlog is long, the whole scope is
+    rebuilt (the same numbers, in bounded memory)."""
 
     def run() -> int:
         _lock_scope(club_id)
@@ -276,7 +277,9 @@ def ratings_update(*, club_id: int, variant: str) -> int:
             .first()
         )
         if last is not None and first < last:
-            return _rebuild_locked(club_id, variant)
+            return _rebuild_locked(club_id, variant)  # a late round: everything after it moves
+        if pending[: HISTORY_BATCH + 1].count() > HISTORY_BATCH:
+            return _rebuild_locked(club_id, variant)  # a backlog (after migrating): in batches
         return _rate_incrementally(club_id, variant, _games(pending))
 
     return with_retries(run)
@@ -358,35 +361,53 @@ def ratings_rebuild(*, club_id: int, variant: str) -> int:
 
 
 def _rebuild_locked(club_id: int, variant: str) -> int:
+    """Rate the whole scope from scratch, :data:`HISTORY_BATCH` rounds at a time: a player's
+    state row is made when they first appear and its history written batch by batch, so memory
+    holds one batch of history and one state per player, not the scope's whole history."""
     now = timezone.now()
     RatingHistory.objects.filter(state__club_id=club_id, state__variant=variant).delete()
     RatingState.objects.filter(club_id=club_id, variant=variant).delete()
     settlements = _scope(club_id, variant).order_by("ended_at", "pk")
     games = _games(settlements)
     states: dict[PlayerKey, Tracked] = {}
-    rows: list[tuple[PlayerKey, Game, Tracked]] = []
-    for game in games:
-        for key, tracked in rate_game(states, game.keys, game.nets).items():
-            rows.append((key, game, tracked))
-    created = RatingState.objects.bulk_create(
-        RatingState(
-            club_id=club_id,
-            variant=variant,
-            user_id=key[0] or None,
-            bot=key[1],
-            mu=tracked.skill.mu,
-            sigma=tracked.skill.sigma,
-            games=tracked.games,
-            updated_at=now,
+    ids: dict[PlayerKey, int] = {}
+    for first in range(0, len(games), HISTORY_BATCH):
+        rows: list[tuple[PlayerKey, Game, Tracked]] = []
+        for game in games[first : first + HISTORY_BATCH]:
+            for key, tracked in rate_game(states, game.keys, game.nets).items():
+                rows.append((key, game, tracked))
+        fresh = [key for key in dict.fromkeys(k for k, _g, _t in rows) if key not in ids]
+        made = RatingState.objects.bulk_create(
+            RatingState(
+                club_id=club_id,
+                variant=variant,
+                user_id=key[0] or None,
+                bot=key[1],
+                mu=MU,
+                sigma=SIGMA,
+                games=0,
+                updated_at=now,
+            )
+            for key in fresh
         )
-        for key, tracked in states.items()
-    )
-    ids = {_state_key(s): s.pk for s in created}
-    for first in range(0, len(rows), HISTORY_BATCH):
+        ids.update({_state_key(s): s.pk for s in made})
         RatingHistory.objects.bulk_create(
-            _history_row(ids[key], game, tracked)
-            for key, game, tracked in rows[first : first + HISTORY_BATCH]
+            _history_row(ids[key], game, tracked) for key, game, tracked in rows
         )
+    RatingState.objects.bulk_update(
+        [
+            RatingState(
+                pk=ids[key],
+                mu=tracked.skill.mu,
+                sigma=tracked.skill.sigma,
+                games=tracked.games,
+                updated_at=now,
+            )
+            for key, tracked in states.items()
+        ],
+        ["mu", "sigma", "games", "updated_at"],
+        batch_size=1000,
+    )
     _mark_rated(list(settlements.filter(rated=False).values_list("pk", flat=True)))
     return len(games)
 
