@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -87,27 +88,45 @@ class Skill:
         return self.mu - 3 * self.sigma
 
 
-def _rate_strict(priors: Sequence[Skill], order: Sequence[int]) -> list[Skill]:
-    """One Plackett–Luce update in which ``order`` lists the seats from first to last."""
-    ranks = [0] * len(priors)
+TAU_SQUARED = float(MODEL.tau) ** 2
+
+
+def _rate_ordered(
+    priors: Sequence[Skill], order: Sequence[int], ranks: Sequence[int], pool: list[Any]
+) -> list[Skill]:
+    """One Plackett–Luce update of the seats in ``order`` (first to last) with ``ranks``.
+
+    What ``MODEL.rate(teams, ranks=...)`` does, without its argument checks and deep copy (a
+    tie may take several of these; the copy was half the time): the prior uncertainty grows by
+    tau, then the model's own update runs on the teams in finishing order. ``pool``: rating
+    objects to reuse (the update sets them; making one draws a uuid, which cost as much again).
+    ``test_ratings`` checks that it equals ``MODEL.rate`` (openskill is pinned: ``_compute`` is
+    not public).
+    """
+    for player, seat in zip(pool, order, strict=True):
+        player.mu = priors[seat].mu
+        player.sigma = math.sqrt(priors[seat].sigma ** 2 + TAU_SQUARED)
+    rated = MODEL._compute(teams=[[p] for p in pool], ranks=[float(r) for r in ranks])
+    out = [Skill()] * len(priors)
     for place, seat in enumerate(order):
-        ranks[seat] = place + 1
-    teams = [[MODEL.rating(mu=p.mu, sigma=p.sigma)] for p in priors]
-    rated = MODEL.rate(teams, ranks=[float(r) for r in ranks])
-    return [Skill(float(team[0].mu), float(team[0].sigma)) for team in rated]
+        out[seat] = Skill(float(rated[place][0].mu), float(rated[place][0].sigma))
+    return out
 
 
 def rate_round(priors: Sequence[Skill], scores: Sequence[int]) -> list[Skill]:
     """The seats' ratings after one round, ranked by ``scores`` (higher is better).
 
-    Equal scores share a rank. openskill 6.2.0 gets shared ranks wrong: its Plackett–Luce update
-    drops the places that tied seats "use up", so in a round ranked 1, 1, 3, 4 the third seat (who
-    lost to both winners) gains exactly as much as the two winners (tested in
-    ``tests/scoring/test_ratings.py``); and its averaging of tied seats' changes is a no-op (it
-    compares each rating with itself after updating it in place). So a tie is rated as the
-    average over every strict order of the tied seats — "either could have been ahead, equally
-    likely" — each order rated from the same priors (at most 4! = 24 updates, for a round in
-    which nobody scored).
+    Equal scores share a rank. openskill 6.2.0 gets a shared rank wrong when someone ranks below
+    it: its Plackett–Luce update drops the places that the tied seats "use up", so in a round
+    ranked 1, 1, 3, 4 the third seat (who lost to both winners) gains exactly as much as the two
+    winners, and in 1, 2, 2, 4 the last loses less than a last should (tested in
+    ``tests/scoring/test_ratings.py``); its averaging of tied seats' changes is a no-op besides
+    (it compares each rating with itself after updating it in place). A tie at the bottom, a
+    whole table tied included, nobody ranks below: there the model's shared rank is right (for
+    equal priors it is exactly the average of the tied seats' strict places). So a tie above
+    the last place is rated as the average over every order of its seats — "either could have
+    been ahead, equally likely" — each order from the same priors (at most 3! = 6 updates),
+    and the last group keeps the model's shared rank.
 
     >>> after = rate_round([Skill()] * 4, [9, 3, -4, -8])
     >>> [round(s.mu, 2) for s in after]
@@ -118,16 +137,20 @@ def rate_round(priors: Sequence[Skill], scores: Sequence[int]) -> list[Skill]:
     """
     seats = sorted(range(len(priors)), key=lambda s: -scores[s])
     groups = [list(g) for _score, g in itertools.groupby(seats, key=lambda s: scores[s])]
-    if all(len(g) == 1 for g in groups):
-        return _rate_strict(priors, seats)
+    head, last = groups[:-1], groups[-1]
+    placed = len(seats) - len(last)
+    ranks = [*range(1, placed + 1), *([placed + 1] * len(last))]
     orders = [
-        [seat for group in choice for seat in group]
-        for choice in itertools.product(*(itertools.permutations(g) for g in groups))
+        [seat for group in choice for seat in group] + last
+        for choice in itertools.product(*(itertools.permutations(g) for g in head))
     ]
+    pool = [MODEL.rating() for _ in priors]
+    if len(orders) == 1:
+        return _rate_ordered(priors, orders[0], ranks, pool)
     mu = [0.0] * len(priors)
     sigma = [0.0] * len(priors)
     for order in orders:
-        for seat, skill in enumerate(_rate_strict(priors, order)):
+        for seat, skill in enumerate(_rate_ordered(priors, order, ranks, pool)):
             mu[seat] += skill.mu
             sigma[seat] += skill.sigma
     n = len(orders)

@@ -5,6 +5,7 @@ with the same numbers; the board, the API and the player page show it."""
 from __future__ import annotations
 
 import itertools
+import random
 from datetime import timedelta
 from io import StringIO
 from typing import Any
@@ -37,6 +38,30 @@ def test_an_upset_moves_more_than_the_expected_result():
     assert upset[1].mu - weak.mu > expected[0].mu - strong.mu > 0
 
 
+@pytest.mark.parametrize("ranks", [[1, 2, 3, 4], [1, 2, 3, 3], [1, 2, 2, 2], [1, 1, 1, 1]])
+def test_the_update_is_openskills_own(ranks):
+    """``_rate_ordered`` skips ``MODEL.rate``'s checks and copy: the numbers must be the same,
+    strict ranks and a shared last rank alike."""
+    rng = random.Random(25)
+    model = ratings.MODEL
+    pool = [model.rating() for _ in range(4)]
+    for _ in range(30):
+        priors = [Skill(rng.uniform(15, 35), rng.uniform(0.5, 8.4)) for _ in range(4)]
+        order = rng.sample(range(4), 4)
+        by_seat = [float(ranks[order.index(seat)]) for seat in range(4)]
+        teams = [[model.rating(mu=p.mu, sigma=p.sigma)] for p in priors]
+        expected = [x for t in model.rate(teams, ranks=by_seat) for x in (t[0].mu, t[0].sigma)]
+        got = ratings._rate_ordered(priors, order, ranks, pool)
+        assert [x for s in got for x in (s.mu, s.sigma)] == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_shared_last_place_is_the_average_of_its_strict_places_for_equal_priors():
+    shared = rate_round([Skill()] * 4, [9, 3, -6, -6])
+    third, fourth = rate_round([Skill()] * 4, [9, 3, -4, -8])[2:]
+    assert shared[2].mu == pytest.approx((third.mu + fourth.mu) / 2)
+    assert shared[3] == shared[2]
+
+
 def test_openskill_6_2_rates_a_shared_first_place_wrongly_which_is_why_ties_are_averaged():
     """The reason for :func:`scoring.ratings.rate_round`'s own tie handling: openskill 6.2.0
     gives the third of a 1, 1, 3, 4 round what it gives the two winners. Should an upgrade fix
@@ -44,6 +69,10 @@ def test_openskill_6_2_rates_a_shared_first_place_wrongly_which_is_why_ties_are_
     model = ratings.MODEL
     raw = model.rate([[model.rating()] for _ in range(4)], ranks=[1.0, 1.0, 3.0, 4.0])
     assert raw[2][0].mu == pytest.approx(raw[0][0].mu)
+    strict_last = rate_round([Skill()] * 4, [9, 3, -4, -8])[3]
+    raw = model.rate([[model.rating()] for _ in range(4)], ranks=[1.0, 2.0, 2.0, 4.0])
+    assert raw[3][0].mu > strict_last.mu + 1.0  # the last loses far less than a last
+    assert rate_round([Skill()] * 4, [9, 0, 0, -9])[3].mu == pytest.approx(strict_last.mu)
     ours = rate_round([Skill()] * 4, [5, 5, -2, -8])
     assert ours[0] == ours[1]
     assert ours[0].mu > ours[2].mu > ours[3].mu
