@@ -272,8 +272,14 @@ def _scope(club_id: int, variant: str) -> Any:
 
 
 def _lock_scope(club_id: int) -> None:
-    """Serialise the rating of a club (all its variants): the club row, locked until commit."""
-    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+    """Serialise the rating of a club (all its variants): the club row, locked until commit.
+
+    ``FOR NO KEY UPDATE`` (PostgreSQL), not ``FOR UPDATE``: inserting a row that references the
+    club (a settlement, a ledger line, a room) takes ``FOR KEY SHARE`` on it, which a plain
+    ``FOR UPDATE`` would block for as long as a rebuild runs."""
+    list(
+        Club.objects.select_for_update(no_key=True).filter(pk=club_id).values_list("pk", flat=True)
+    )
 
 
 def _state_key(state: RatingState) -> PlayerKey:

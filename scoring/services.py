@@ -10,7 +10,8 @@ the engine, replaying, must pay exactly what was logged, else :class:`KongPaymen
 :func:`draft_ledger` is pure (no database): it is what the property tests drive over thousands of
 simulated rounds. :func:`settle_round` writes the draft under the round's row lock; it is
 idempotent (a second run, or a concurrent one, finds the settlement and returns it) and the
-database's unique and check constraints (``scoring.models``) are the last guard.
+database's unique and check constraints (``scoring.models``) are the last guard. Once a round
+is settled, its club and variant's ratings are brought up to date (``scoring.ratings``, issue 25).
 
 Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
 spec README item 7), and ``tables.matches`` already deals the match's next round with it (after

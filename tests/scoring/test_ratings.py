@@ -385,3 +385,36 @@ def test_the_rating_pages_speak_english(client, settle, players, club, room):
     assert f"<h1>{players[0].public_name}'s ratings</h1>" in page
     assert "The rating is the conservative value" in page
     assert "1 rounds rated · μ" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_updates_rate_each_round_once(settle, club, room, monkeypatch):
+    """Several workers rating the same club and variant at once (the club row's lock) rate each
+    round once, and in order: the result equals a rebuild."""
+    import threading
+
+    from django.db import connection
+
+    monkeypatch.setattr(ratings, "ratings_update_safely", lambda **kwargs: None)
+    for nets in NETS:
+        settle(nets)
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            ratings.ratings_update(club_id=club.pk, variant=room.variant)
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    assert RatingHistory.objects.count() == 4 * len(NETS)
+    concurrent = _snapshot()
+    ratings.ratings_recompute()
+    assert _snapshot() == concurrent
