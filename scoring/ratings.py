@@ -235,8 +235,10 @@ class Game:
     nets: tuple[int, int, int, int]
 
 
-def _games(settlements: Any) -> list[Game]:
-    """The rated facts of the given settlements (a queryset, in order): seats and nets."""
+def _games(settlements: Any) -> tuple[list[Game], list[int]]:
+    """The rated facts of the given settlements (a queryset, in order): seats and nets; and the
+    ids of every settlement read, those with nobody to rate included (all are marked rated:
+    exactly these, never one that was committed while they were being rated)."""
     rows = list(
         settlements.values_list(
             "pk", "round_id", "match_id", "ended_at", "net_0", "net_1", "net_2", "net_3"
@@ -264,7 +266,7 @@ def _games(settlements: Any) -> list[Game]:
             continue  # no seating recorded: nobody to rate
         keys = tuple(seat_keys(players, levels, alive))
         games.append(Game(pk, round_id, ended_at, keys, (n0, n1, n2, n3)))
-    return games
+    return games, [r[0] for r in rows]
 
 
 def _scope(club_id: int, variant: str) -> Any:
@@ -309,12 +311,12 @@ def ratings_update(*, club_id: int, variant: str) -> int:
             return _rebuild_locked(club_id, variant)  # a late round: everything after it moves
         if pending[: HISTORY_BATCH + 1].count() > HISTORY_BATCH:
             return _rebuild_locked(club_id, variant)  # a backlog (after migrating): in batches
-        return _rate_incrementally(club_id, variant, _games(pending))
+        return _rate_incrementally(club_id, variant, *_games(pending))
 
     return with_retries(run)
 
 
-def _rate_incrementally(club_id: int, variant: str, games: list[Game]) -> int:
+def _rate_incrementally(club_id: int, variant: str, games: list[Game], read: list[int]) -> int:
     now = timezone.now()
     wanted = {k for g in games for k in g.keys if k is not None}
     users = [u for u, bot in wanted if not bot]
@@ -361,7 +363,7 @@ def _rate_incrementally(club_id: int, variant: str, games: list[Game]) -> int:
         )
     RatingState.objects.bulk_update(list(stored.values()), ["mu", "sigma", "games", "updated_at"])
     RatingHistory.objects.bulk_create(history, batch_size=HISTORY_BATCH)
-    _mark_rated([g.settlement_id for g in games])
+    _mark_rated(read)
     return len(games)
 
 
@@ -397,7 +399,7 @@ def _rebuild_locked(club_id: int, variant: str) -> int:
     RatingHistory.objects.filter(state__club_id=club_id, state__variant=variant).delete()
     RatingState.objects.filter(club_id=club_id, variant=variant).delete()
     settlements = _scope(club_id, variant).order_by("ended_at", "pk")
-    games = _games(settlements)
+    games, read = _games(settlements)
     states: dict[PlayerKey, Tracked] = {}
     ids: dict[PlayerKey, int] = {}
     for first in range(0, len(games), HISTORY_BATCH):
@@ -437,7 +439,7 @@ def _rebuild_locked(club_id: int, variant: str) -> int:
         ["mu", "sigma", "games", "updated_at"],
         batch_size=1000,
     )
-    _mark_rated(list(settlements.filter(rated=False).values_list("pk", flat=True)))
+    _mark_rated(read)
     return len(games)
 
 

@@ -418,3 +418,26 @@ def test_concurrent_updates_rate_each_round_once(settle, club, room, monkeypatch
     concurrent = _snapshot()
     ratings.ratings_recompute()
     assert _snapshot() == concurrent
+
+
+def test_a_round_with_nobody_to_rate_is_still_marked_rated(settle, club, room, monkeypatch):
+    """A settlement whose match recorded no seating is read, rates nobody and is marked: left
+    unrated, it would make every update after the next one rebuild the scope."""
+    settle(NETS[0], minutes=10)
+    with monkeypatch.context() as patched:
+        patched.setattr(ratings, "ratings_update_safely", lambda **kwargs: None)
+        odd = settle(NETS[1], minutes=30)
+    Match.objects.filter(pk=odd.match_id).update(players=[])
+    rebuilds: list[int] = []
+    real = ratings._rebuild_locked
+
+    def counted(club_id: int, variant: str) -> int:
+        rebuilds.append(club_id)
+        return real(club_id, variant)
+
+    monkeypatch.setattr(ratings, "_rebuild_locked", counted)
+    settle(NETS[2], minutes=40)
+    settle(NETS[3], minutes=50)
+    assert RoundSettlement.objects.get(pk=odd.pk).rated
+    assert rebuilds == []
+    assert set(RatingState.objects.values_list("games", flat=True)) == {3}
