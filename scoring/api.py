@@ -473,3 +473,78 @@ class LeaderboardView(APIView):
             ],
         }
         return Response(LeaderboardSerializer(data).data)
+
+
+class RatingPointSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    games = serializers.IntegerField(help_text="the player's rated rounds up to this one")
+    ended_at = serializers.DateTimeField()
+    round = serializers.IntegerField(source="round_id")
+    rating = serializers.FloatField(help_text="shown rating after this round")
+    change = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class RatingCardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    club = serializers.IntegerField(source="club_id")
+    club_name = serializers.CharField()
+    variant = serializers.CharField()
+    rating = serializers.FloatField(help_text="(mu - 3 sigma) x 60")
+    provisional = serializers.BooleanField()
+    games = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    history = RatingPointSerializer(many=True, help_text="newest first, at most `limit`")
+
+
+class PlayerRatingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    provisional_games = serializers.IntegerField()
+    ratings = RatingCardSerializer(many=True)
+
+
+class PlayerRatingsView(APIView):
+    """等级分记录: a player's rating in each club (of the caller's) and variant, with its history
+    (the page ``/scoring/players/<id>/ratings/``); 404 for a player who shares no club."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_classes = THROTTLES
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("user_id", OpenApiTypes.INT, OpenApiParameter.PATH),
+            OpenApiParameter(
+                "limit", OpenApiTypes.INT, description="history points per rating (≤ 1000)"
+            ),
+        ],
+        responses={200: PlayerRatingsSerializer, **ERRORS},
+        operation_id="player_ratings_retrieve",
+    )
+    def get(self, request: Request, user_id: str) -> Response:
+        player_id = int_param(user_id)
+        found = None if player_id is None else selectors.ratings_for_viewer(_me(request), player_id)
+        if found is None:
+            return refusal("no ratings of this player in your clubs", "not_found", 404)
+        player, cards = found
+        limit = min(int_param(request.query_params.get("limit")) or 200, 1000)
+        data = {
+            "user_id": player.pk,
+            "name": player.public_name,
+            "provisional_games": ratings.provisional_games(),
+            "ratings": [
+                {
+                    "club_id": card.club_id,
+                    "club_name": card.club_name,
+                    "variant": card.variant,
+                    "rating": card.rating,
+                    "provisional": card.provisional,
+                    "games": card.games,
+                    "mu": card.mu,
+                    "sigma": card.sigma,
+                    "history": card.points[::-1][:limit],
+                }
+                for card in cards
+            ],
+        }
+        return Response(PlayerRatingsSerializer(data).data)

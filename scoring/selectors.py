@@ -576,6 +576,22 @@ def player_rating_history(*, user_id: int, clubs: Collection[int]) -> list[Ratin
     ]
 
 
+def ratings_for_viewer(viewer: Any, user_id: int) -> tuple[User, list[RatingCard]] | None:
+    """A player's ratings as ``viewer`` may see them: in the viewer's clubs only. None when there
+    is no such player, or the player shares no club with the viewer and has no rating in the
+    viewer's clubs (the page and the API answer 404: nobody learns of players elsewhere)."""
+    player = User.objects.filter(pk=user_id).first()
+    if player is None:
+        return None
+    mine = member_club_ids(viewer)
+    cards = player_rating_history(user_id=player.pk, clubs=mine)
+    if cards or player.pk == getattr(viewer, "pk", None):
+        return player, cards
+    if set(mine) & set(member_club_ids(player)):
+        return player, cards
+    return None
+
+
 # --- rounds -----------------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from accounts.models import Club, User
+from accounts.models import Club
 from scoring import charts, ratings, selectors
 from scoring.forms import LeaderboardForm, MatchFilterForm
 from scoring.replay import ReplayMismatch, replay_json
@@ -196,12 +196,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def player_ratings(request: HttpRequest, user_id: int) -> HttpResponse:
     """等级分记录: a player's rating in each club and variant the viewer can see (the clubs the
     viewer is a member of), its chart and every rated round, newest first."""
-    player = get_object_or_404(User, pk=user_id)
-    mine = selectors.member_club_ids(request.user)
-    shared = set(mine) & set(selectors.member_club_ids(player))
-    cards = selectors.player_rating_history(user_id=player.pk, clubs=mine)
-    if not cards and not shared and player.pk != request.user.pk:
+    found = selectors.ratings_for_viewer(request.user, user_id)
+    if found is None:
         raise Http404("no ratings of this player in your clubs")
+    player, cards = found
     return render(
         request,
         "scoring/player_ratings.html",

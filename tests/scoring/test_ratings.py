@@ -441,3 +441,23 @@ def test_a_round_with_nobody_to_rate_is_still_marked_rated(settle, club, room, m
     assert RoundSettlement.objects.get(pk=odd.pk).rated
     assert rebuilds == []
     assert set(RatingState.objects.values_list("games", flat=True)) == {3}
+
+
+def test_the_api_gives_a_players_rating_history(settle, players, club, room, make_user):
+    from rest_framework.test import APIClient
+
+    for nets in NETS[:4]:
+        settle(nets)
+    api = APIClient()
+    api.force_authenticate(players[1])
+    url = f"/api/players/{players[0].pk}/ratings/"
+    data = api.get(url, {"limit": 3}).json()
+    assert data["user_id"] == players[0].pk
+    (card,) = data["ratings"]
+    assert (card["club"], card["variant"], card["games"]) == (club.pk, room.variant, 4)
+    assert card["provisional"] is True
+    assert [p["games"] for p in card["history"]] == [4, 3, 2]  # newest first, limited
+    assert card["history"][0]["rating"] == pytest.approx(card["rating"])
+    api.force_authenticate(make_user("elsewhere"))
+    assert api.get(url).status_code == 404
+    assert api.get("/api/players/not-a-number/ratings/").status_code == 404
