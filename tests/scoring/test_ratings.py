@@ -131,13 +131,19 @@ def settle(room: Any, players: list[Any]) -> Any:
     start = timezone.now() - timedelta(days=1)
     made = itertools.count(1)
 
-    def make(nets: list[int], who: list[Any] | None = None, minutes: int | None = None) -> Any:
+    def make(
+        nets: list[int],
+        who: list[Any] | None = None,
+        minutes: int | None = None,
+        in_room: Any = None,
+    ) -> Any:
         seats = players if who is None else who
+        table = in_room or room
         n = next(made)
         ended = start + timedelta(minutes=n if minutes is None else minutes)
         match = Match.objects.create(
-            room=room,
-            variant=room.variant,
+            room=table,
+            variant=table.variant,
             players=[None if u is None else u.pk for u in seats],
             bot_levels=["" if u is not None else "easy" for u in seats],
             status=Match.Status.FINISHED,
@@ -148,8 +154,8 @@ def settle(room: Any, players: list[Any]) -> Any:
         settlement = RoundSettlement.objects.create(
             round=rnd,
             match=match,
-            club_id=room.club_id,
-            variant=room.variant,
+            club_id=table.club_id,
+            variant=table.variant,
             number=1,
             ended_at=ended,
             dealer=0,
@@ -163,8 +169,8 @@ def settle(room: Any, players: list[Any]) -> Any:
             LedgerEntry(
                 settlement=settlement,
                 match=match,
-                club_id=room.club_id,
-                variant=room.variant,
+                club_id=table.club_id,
+                variant=table.variant,
                 ended_at=ended,
                 seat=seat,
                 user=seats[seat],
@@ -174,7 +180,7 @@ def settle(room: Any, players: list[Any]) -> Any:
             )
             for seat, net in enumerate(nets)
         )
-        ratings.ratings_update_safely(club_id=room.club_id, variant=room.variant)
+        ratings.ratings_update_safely(club_id=table.club_id, variant=table.variant)
         return settlement
 
     return make
@@ -461,3 +467,20 @@ def test_the_api_gives_a_players_rating_history(settle, players, club, room, mak
     api.force_authenticate(make_user("elsewhere"))
     assert api.get(url).status_code == 404
     assert api.get("/api/players/not-a-number/ratings/").status_code == 404
+
+
+def test_each_variant_is_rated_apart_and_several_winners_rank_by_their_nets(
+    settle, players, club, room
+):
+    """成麻 (血战到底): a round with several winners is one game ranked by the nets, and a
+    variant's ratings are its own."""
+    from tables import rooms
+
+    chengma = rooms.room_create(user=players[0], club=club, name="血战", variant="chengma")
+    settle([6, -2, -2, -2])
+    settle([10, 6, -8, -8], in_room=chengma)  # two winners, two losers paying alike
+    states = {(s.variant, s.user_id): s for s in RatingState.objects.all()}
+    assert {v for v, _u in states} == {"changchun", "chengma"}
+    mu = [states[("chengma", p.pk)].mu for p in players]
+    assert mu[0] > mu[1] > mu[2] == mu[3]
+    assert all(s.games == 1 for s in states.values())
