@@ -31,7 +31,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
 from rules import review as rules_review
-from scoring import reviews, selectors
+from scoring import ratings, reviews, selectors
 from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
 from tables import bot_names
@@ -315,7 +315,10 @@ class ReviewSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField()
-    user_id = serializers.IntegerField()
+    user_id = serializers.IntegerField(allow_null=True, help_text="null for a bot level's row")
+    bot = serializers.CharField(
+        help_text="a bot row's level (easy, normal, hard, unknown); empty for a player"
+    )
     name = serializers.CharField()
     net = serializers.IntegerField()
     rounds = serializers.IntegerField()
@@ -324,8 +327,13 @@ class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg
     win_rate = serializers.FloatField()
     self_draw_rate = serializers.FloatField()
     average_fan = serializers.FloatField()
-    rated_matches = serializers.IntegerField()
-    rating = serializers.FloatField(allow_null=True)
+    rating_games = serializers.IntegerField(help_text="rounds counted in the rating")
+    rating = serializers.FloatField(
+        allow_null=True,
+        help_text="the conservative rating (mu - 3 sigma) x 60 in the board's club and variant; "
+        "null when the board spans several clubs or variants, or the row is not rated",
+    )
+    provisional = serializers.BooleanField(help_text="fewer rated rounds than provisional_games")
 
 
 class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -333,7 +341,8 @@ class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
     variant = serializers.CharField(allow_null=True)
     period = serializers.CharField()
     order = serializers.CharField()
-    min_rated_matches = serializers.IntegerField()
+    bots = serializers.BooleanField()
+    provisional_games = serializers.IntegerField()
     rows = LeaderboardRowSerializer(many=True)
 
 
@@ -481,6 +490,11 @@ class LeaderboardView(APIView):
             OpenApiParameter("variant", OpenApiTypes.STR, enum=Variant.values),
             OpenApiParameter("period", OpenApiTypes.STR, enum=list(selectors.PERIODS)),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["net", "rating"]),
+            OpenApiParameter(
+                "bots",
+                OpenApiTypes.BOOL,
+                description="also list a row per bot level (default false: players only)",
+            ),
             OpenApiParameter("limit", OpenApiTypes.INT, description="at most 100 rows"),
         ],
         responses={200: LeaderboardSerializer, **ERRORS},
@@ -496,19 +510,22 @@ class LeaderboardView(APIView):
         period = params.get("period") if params.get("period") in selectors.PERIODS else "all"
         order = "rating" if params.get("order") == "rating" else "net"
         limit = min(int_param(params.get("limit")) or 100, 100)
+        bots = str(params.get("bots", "")).lower() in ("1", "true", "yes", "on")
         rows = selectors.leaderboard_rows(
             club=club if club is not None else mine,
             variant=variant,
             period=str(period),
             order=order,
             limit=limit,
+            bots=bots,
         )
         data = {
             "club": club,
             "variant": variant,
             "period": period,
             "order": order,
-            "min_rated_matches": selectors.MIN_RATED_MATCHES,
+            "bots": bots,
+            "provisional_games": ratings.provisional_games(),
             "rows": [
                 {
                     **asdict(row),
@@ -520,3 +537,78 @@ class LeaderboardView(APIView):
             ],
         }
         return Response(LeaderboardSerializer(data).data)
+
+
+class RatingPointSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    games = serializers.IntegerField(help_text="the player's rated rounds up to this one")
+    ended_at = serializers.DateTimeField()
+    round = serializers.IntegerField(source="round_id")
+    rating = serializers.FloatField(help_text="shown rating after this round")
+    change = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class RatingCardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    club = serializers.IntegerField(source="club_id")
+    club_name = serializers.CharField()
+    variant = serializers.CharField()
+    rating = serializers.FloatField(help_text="(mu - 3 sigma) x 60")
+    provisional = serializers.BooleanField()
+    games = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    history = RatingPointSerializer(many=True, help_text="newest first, at most `limit`")
+
+
+class PlayerRatingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    provisional_games = serializers.IntegerField()
+    ratings = RatingCardSerializer(many=True)
+
+
+class PlayerRatingsView(APIView):
+    """等级分记录: a player's rating in each club (of the caller's) and variant, with its history
+    (the page ``/scoring/players/<id>/ratings/``); 404 for a player who shares no club."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_classes = THROTTLES
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("user_id", OpenApiTypes.INT, OpenApiParameter.PATH),
+            OpenApiParameter(
+                "limit", OpenApiTypes.INT, description="history points per rating (≤ 1000)"
+            ),
+        ],
+        responses={200: PlayerRatingsSerializer, **ERRORS},
+        operation_id="player_ratings_retrieve",
+    )
+    def get(self, request: Request, user_id: str) -> Response:
+        player_id = int_param(user_id)
+        found = None if player_id is None else selectors.ratings_for_viewer(_me(request), player_id)
+        if found is None:
+            return refusal("no ratings of this player in your clubs", "not_found", 404)
+        player, cards = found
+        limit = min(int_param(request.query_params.get("limit")) or 200, 1000)
+        data = {
+            "user_id": player.pk,
+            "name": player.public_name,
+            "provisional_games": ratings.provisional_games(),
+            "ratings": [
+                {
+                    "club_id": card.club_id,
+                    "club_name": card.club_name,
+                    "variant": card.variant,
+                    "rating": card.rating,
+                    "provisional": card.provisional,
+                    "games": card.games,
+                    "mu": card.mu,
+                    "sigma": card.sigma,
+                    "history": card.points[::-1][:limit],
+                }
+                for card in cards
+            ],
+        }
+        return Response(PlayerRatingsSerializer(data).data)

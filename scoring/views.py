@@ -1,4 +1,5 @@
-"""Pages: my matches, a match, a round (fairness), its replay, and the leaderboards.
+"""Pages: my matches, a match, a round (fairness), its replay, the leaderboards and a player's
+ratings.
 
 Who may see what: a match, its rounds and their replays are visible to the active members of the
 room's club (the replay link is shareable inside the club), and a replay only once its round has
@@ -18,7 +19,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from accounts.models import Club
-from scoring import charts, reviews, selectors
+from scoring import charts, ratings, reviews, selectors
 from scoring.forms import LeaderboardForm, MatchFilterForm
 from scoring.replay import ReplayMismatch, replay_json
 from scoring.result_image import result_png
@@ -210,7 +211,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     """排行榜 of one club (members only) or of all the viewer's clubs, per variant and period."""
     form = LeaderboardForm(request.GET or None, user=request.user)
     club: Club | None = None
-    variant, period, order = None, "all", "net"
+    variant, period, order, bots = None, "all", "net", False
     # An unknown club in the URL is refused: the choices hold only the player's clubs.
     if (
         form.is_bound
@@ -228,8 +229,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         variant = data["variant"] or None
         period = data["period"] or "all"
         order = data["order"] or "net"
+        bots = bool(data["bots"])
     scope = club if club is not None else selectors.member_club_ids(request.user)
-    rows = selectors.leaderboard_rows(club=scope, variant=variant, period=period, order=order)
+    rows = selectors.leaderboard_rows(
+        club=scope, variant=variant, period=period, order=order, bots=bots
+    )
     return render(
         request,
         "scoring/leaderboard.html",
@@ -237,6 +241,40 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "form": form,
             "rows": rows,
             "club": club,
-            "min_matches": selectors.MIN_RATED_MATCHES,
+            "rated_scope": selectors.rating_scope(scope, variant) is not None,
+            "provisional_games": ratings.provisional_games(),
         },
     )
+
+
+@login_required
+def player_ratings(request: HttpRequest, user_id: int) -> HttpResponse:
+    """等级分记录: a player's rating in each club and variant the viewer can see (the clubs the
+    viewer is a member of), its chart and every rated round, newest first."""
+    found = selectors.ratings_for_viewer(request.user, user_id)
+    if found is None:
+        raise Http404("no ratings of this player in your clubs")
+    player, cards = found
+    return render(
+        request,
+        "scoring/player_ratings.html",
+        {
+            "player": player,
+            "cards": [
+                {
+                    "card": card,
+                    "chart": charts.rating_chart(
+                        [p.rating for p in card.points], title=_("等级分走势")
+                    ),
+                    "recent": card.points[::-1][:RECENT_ROUNDS],
+                }
+                for card in cards
+            ],
+            "provisional_games": ratings.provisional_games(),
+            "recent_rounds": RECENT_ROUNDS,
+        },
+    )
+
+
+RECENT_ROUNDS = 50
+"""Rated rounds listed under a rating's chart (the chart shows them all)."""

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0008_fan_item_winner_required'),
+        ('scoring', '0009_ratings'),
         ('tables', '0013_match_bot_levels'),
     ]
 
