@@ -63,6 +63,25 @@ TILE_NAMES: tuple[Msg, ...] = (
 """Tile → its name (万 characters, 筒 dots, 条 bamboo, winds, dragons, then the eight flowers)."""
 
 
+KONG_NAMES: Mapping[str, Msg] = {
+    "exposed": N_("kong", "明杠"),
+    "added": N_("kong", "补杠"),
+    "concealed": N_("kong", "暗杠"),
+    "xuanfeng": N_("kong", "旋风杠"),
+    "xi": N_("kong", "喜杠"),
+    "yao": N_("kong", "幺蛋"),
+    "jiu": N_("kong", "九蛋"),
+}
+"""A kong by its kind (``rules.settlement.kong_name``) or a special kong's ``Meld.name``."""
+
+UNIT_NAMES: Mapping[str, Msg] = {
+    "fan": N_("unit", "番"),
+    "tai": N_("unit", "台"),
+    "fen": N_("unit", "分"),
+}
+"""What a variant's win items count in (``HandRules.item_unit``); payments are 分."""
+
+
 def tile_label(tile: Tile) -> Msg:
     """The name of a tile kind (0–41)."""
     return TILE_NAMES[tile]

@@ -126,7 +126,7 @@ def page_labels(client: Client, **headers: str) -> dict:
     assert page.status_code == 200
     text = page.content.decode()
     assert 'id="calc-labels"' in text
-    assert "calculator/calculator.js" in text
+    assert "calculator/view.js" in text
     start = text.index(">", text.index('id="calc-labels"')) + 1
     return json.loads(text[start : text.index("</script>", start)])
 
