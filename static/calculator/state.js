@@ -26,8 +26,9 @@ const WIN_FIELDS = {
   treasureWin: Boolean,
 };
 
-/** The page's state with every variant's defaults; `variants` is the server's facts. */
-export function initialState(variants, variant = "changchun") {
+/** The page's state with every variant's defaults; `variants` is the server's facts (the first
+ * one is shown first). */
+export function initialState(variants, variant = null) {
   const keys = Object.keys(variants);
   const options = {};
   const extra = {};
