@@ -74,6 +74,15 @@ KONG_NAMES: Mapping[str, Msg] = {
 }
 """A kong by its kind (``rules.settlement.kong_name``) or a special kong's ``Meld.name``."""
 
+MELD_NAMES: Mapping[str, Msg] = {
+    "chow": N_("meld", "吃"),
+    "pong": N_("meld", "碰"),
+    "kong": N_("meld", "明杠"),
+    "concealed_kong": N_("meld", "暗杠"),
+}
+"""A judge case's meld by its ``type`` (a concealed kong apart); special kongs are named by
+:data:`KONG_NAMES`."""
+
 UNIT_NAMES: Mapping[str, Msg] = {
     "fan": N_("unit", "番"),
     "tai": N_("unit", "台"),

@@ -17,7 +17,7 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 from rules.case_facts import ExtraFact
 from rules.i18n import Label, Msg
 from rules.labels import KONG_NAMES as KONG_WORDS
-from rules.labels import TILE_NAMES, UNIT_NAMES, WIN_BY
+from rules.labels import MELD_NAMES, TILE_NAMES, UNIT_NAMES, WIN_BY
 from rules.registry import JUDGED, VARIANTS, get_variant
 from rules.tiles import tile_name
 from rules.variant import Variant
@@ -84,7 +84,7 @@ def fact_json(fact: ExtraFact) -> dict[str, Any]:
 def calculator_labels() -> dict[str, Any]:
     """Every judged variant's labels (``shape`` included), by variant, for the calculator: its
     fan items, reasons, options and the ``extra`` facts a case may carry
-    (:mod:`rules.case_facts`), plus the special kongs' names and the units of the items."""
+    (:mod:`rules.case_facts`), plus the names of melds and special kongs and the items' units."""
     labels = {key: variant_labels(variant) for key, variant in JUDGED.items()}
     return {
         "facts": {
@@ -92,6 +92,7 @@ def calculator_labels() -> dict[str, Any]:
             for key, variant in JUDGED.items()
         },
         "kongs": {key: text(msg) for key, msg in KONG_WORDS.items()},
+        "melds": {key: text(msg) for key, msg in MELD_NAMES.items()},
         "units": {key: text(msg) for key, msg in UNIT_NAMES.items()},
         "tiles": tile_names(),
         "win_by": win_by_labels(),

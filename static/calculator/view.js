@@ -56,10 +56,6 @@ function start() {
     add_meld: () => _("加入"),
     remove: () => _("移除"),
     none: () => _("—"),
-    chow: () => _("吃"),
-    pong: () => _("碰"),
-    kong: () => _("明杠"),
-    concealed_kong: () => _("暗杠"),
     win: () => _("胡牌情况"),
     dealer: () => _("庄家"),
     winner: () => _("胡牌者"),
@@ -101,8 +97,8 @@ function start() {
     const found = table && table[key];
     return found ? found.rule : "";
   };
-  // A meld kind's word: the page's (吃 碰 明杠 暗杠) or a special kong's from the rules.
-  const kindName = (kind) => (TEXT[kind] ? t(kind) : (LABELS.kongs || {})[kind] || kind);
+  // A meld kind's word (吃 碰 明杠 暗杠, or a special kong's), the rules' own.
+  const kindName = (kind) => (LABELS.melds || {})[kind] || (LABELS.kongs || {})[kind] || kind;
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -341,7 +337,7 @@ function start() {
       const item = el("li", "calc-meld");
       const tilesBox = el("span", "tiles");
       for (const name of sortTiles(m.tiles)) tilesBox.append(tileNode(name, "small"));
-      const kind = m.name ? kindName(m.name) : m.concealed ? t("concealed_kong") : t(m.type);
+      const kind = kindName(m.name || (m.concealed ? "concealed_kong" : m.type));
       const remove = el("button", "button button-small button-secondary", t("remove"));
       remove.type = "button";
       remove.addEventListener("click", () => {
