@@ -1,4 +1,5 @@
-"""The words every variant shares: tile names, the ways of winning, the shared reasons.
+"""The words every variant shares: tile names, the ways of winning, the shared reasons, winds,
+settlement terms, kongs, melds and units (the one source of the pages' rule words, issue 27).
 
 A variant's own words (its name, fan items, reasons and option texts) are in its package
 (``rules/variants/<key>/labels.py``, ``options.py``); the room options every variant has are in
@@ -62,6 +63,23 @@ TILE_NAMES: tuple[Msg, ...] = (
 )
 """Tile → its name (万 characters, 筒 dots, 条 bamboo, winds, dragons, then the eight flowers)."""
 
+
+WIND_NAMES: Mapping[str, Msg] = {
+    "1z": N_("wind", "东"),
+    "2z": N_("wind", "南"),
+    "3z": N_("wind", "西"),
+    "4z": N_("wind", "北"),
+}
+"""A seat's or round's wind in one character (东 南 西 北; E S W N)."""
+
+SETTLEMENT_TERMS: Mapping[str, Msg] = {
+    "base": N_("settlement", "底"),
+    "baosan": N_("settlement", "包三家"),
+    "cap": N_("settlement", "封顶"),
+    "kong": N_("settlement", "杠分"),
+    "win": N_("settlement", "胡牌"),
+}
+"""Words of a settlement line beyond the fan items (:mod:`rules.settlement`)."""
 
 KONG_NAMES: Mapping[str, Msg] = {
     "exposed": N_("kong", "明杠"),

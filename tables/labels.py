@@ -18,6 +18,8 @@ from rules.case_facts import ExtraFact
 from rules.i18n import Label, Msg
 from rules.labels import KONG_NAMES as KONG_WORDS
 from rules.labels import MELD_NAMES, TILE_NAMES, UNIT_NAMES, WIN_BY
+from rules.labels import SETTLEMENT_TERMS as SETTLEMENT_WORDS
+from rules.labels import WIND_NAMES as WIND_WORDS
 from rules.registry import JUDGED, VARIANTS, get_variant
 from rules.tiles import tile_name
 from rules.variant import Variant
@@ -130,23 +132,14 @@ def win_by_name(win_by: str) -> str:
 
 # --- the words a page's scripts show (issue 17) -------------------------------------------------
 
-WIND_NAMES: dict[str, StrOrPromise] = {
-    "1z": pgettext_lazy("wind", "东"),
-    "2z": pgettext_lazy("wind", "南"),
-    "3z": pgettext_lazy("wind", "西"),
-    "4z": pgettext_lazy("wind", "北"),
-}
+WIND_NAMES: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in WIND_WORDS.items()}
 """A seat's or round's wind in one character (东 南 西 北; E S W N)."""
 
 KONG_NAMES: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in KONG_WORDS.items()}
 """A kong by its kind (``rules.settlement.kong_name``)."""
 
 SETTLEMENT_TERMS: dict[str, StrOrPromise] = {
-    "base": pgettext_lazy("settlement", "底"),
-    "baosan": pgettext_lazy("settlement", "包三家"),
-    "cap": pgettext_lazy("settlement", "封顶"),
-    "kong": pgettext_lazy("settlement", "杠分"),
-    "win": pgettext_lazy("settlement", "胡牌"),
+    key: lazy(msg) for key, msg in SETTLEMENT_WORDS.items()
 }
 """Words of a settlement line beyond the fan items (:mod:`rules.settlement`)."""
 

@@ -158,10 +158,12 @@ def test_every_extra_fact_of_the_calculator_is_named_with_its_rule_in_both_langu
         for variant, setup in facts.items():
             for fact in setup["extra"]:
                 named = labels["facts"][variant][fact["key"]]
-                assert named["name"] and named["rule"], (variant, fact["key"])
+                assert named["name"], (variant, fact["key"])
+                assert named["rule"], (variant, fact["key"])
                 assert set(named["choices"]) == set(fact["choices"]), (variant, fact["key"])
                 if headers:  # English: no Chinese left in the words
-                    assert named["name"].isascii() and named["rule"].isascii(), named
+                    assert named["name"].isascii(), named
+                    assert named["rule"].isascii(), named
 
 
 def test_a_taiwan_hand_of_seventeen_tiles_is_judged_with_its_flowers(client: Client) -> None:
