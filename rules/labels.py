@@ -1,4 +1,5 @@
-"""The words every variant shares: tile names, the ways of winning, the shared reasons.
+"""The words every variant shares: tile names, the ways of winning, the shared reasons, winds,
+settlement terms, kongs, melds and units (the one source of the pages' rule words, issue 27).
 
 A variant's own words (its name, fan items, reasons and option texts) are in its package
 (``rules/variants/<key>/labels.py``, ``options.py``); the room options every variant has are in
@@ -61,6 +62,51 @@ TILE_NAMES: tuple[Msg, ...] = (
     N_("tile", "竹"),
 )
 """Tile → its name (万 characters, 筒 dots, 条 bamboo, winds, dragons, then the eight flowers)."""
+
+
+WIND_NAMES: Mapping[str, Msg] = {
+    "1z": N_("wind", "东"),
+    "2z": N_("wind", "南"),
+    "3z": N_("wind", "西"),
+    "4z": N_("wind", "北"),
+}
+"""A seat's or round's wind in one character (东 南 西 北; E S W N)."""
+
+SETTLEMENT_TERMS: Mapping[str, Msg] = {
+    "base": N_("settlement", "底"),
+    "baosan": N_("settlement", "包三家"),
+    "cap": N_("settlement", "封顶"),
+    "kong": N_("settlement", "杠分"),
+    "win": N_("settlement", "胡牌"),
+}
+"""Words of a settlement line beyond the fan items (:mod:`rules.settlement`)."""
+
+KONG_NAMES: Mapping[str, Msg] = {
+    "exposed": N_("kong", "明杠"),
+    "added": N_("kong", "补杠"),
+    "concealed": N_("kong", "暗杠"),
+    "xuanfeng": N_("kong", "旋风杠"),
+    "xi": N_("kong", "喜杠"),
+    "yao": N_("kong", "幺蛋"),
+    "jiu": N_("kong", "九蛋"),
+}
+"""A kong by its kind (``rules.settlement.kong_name``) or a special kong's ``Meld.name``."""
+
+MELD_NAMES: Mapping[str, Msg] = {
+    "chow": N_("meld", "吃"),
+    "pong": N_("meld", "碰"),
+    "kong": N_("meld", "明杠"),
+    "concealed_kong": N_("meld", "暗杠"),
+}
+"""A judge case's meld by its ``type`` (a concealed kong apart); special kongs are named by
+:data:`KONG_NAMES`."""
+
+UNIT_NAMES: Mapping[str, Msg] = {
+    "fan": N_("unit", "番"),
+    "tai": N_("unit", "台"),
+    "fen": N_("unit", "分"),
+}
+"""What a variant's win items count in (``HandRules.item_unit``); payments are 分."""
 
 
 def tile_label(tile: Tile) -> Msg:

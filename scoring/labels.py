@@ -4,36 +4,36 @@ The engine names a fan item by a short pinyin key (``dianpao``, ``zimo`` …, se
 *Scoring* table in ``spec/``); the ledger stores the key and its value, and the label is looked up
 here when a page is rendered, so the same ledger reads in either language. An unknown key (a new
 item added to the rules later) is shown as the key itself rather than failing. The names are the
-rules' (each variant's ``labels.py``), translated by :mod:`tables.labels`.
+rules' (each variant's ``labels.py``, :mod:`rules.labels`), translated by :mod:`tables.labels`.
 """
 
 from __future__ import annotations
 
-from django.utils.functional import Promise
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
 
-from tables.labels import fan_name, unit_name, win_by_name
+from rules.registry import VARIANTS
+from tables.labels import KONG_NAMES, SETTLEMENT_TERMS, fan_name, lazy, unit_name, win_by_name
 
-KONG_LABELS: dict[str, Promise] = {
-    "exposed": _("明杠"),
-    "added": _("补杠"),
-    "concealed": _("暗杠"),
-    "xuanfeng": _("旋风杠"),
-    "xi": _("喜杠"),
-    "yao": _("幺蛋"),
-    "jiu": _("九蛋"),
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # dev-only package: annotations only
+
+KONG_LABELS: Mapping[str, StrOrPromise] = KONG_NAMES
+"""A kong by its kind: the rules' marks (``rules.labels.KONG_NAMES``, issue 27: one source)."""
+
+PAYMENT_LABELS: Mapping[str, StrOrPromise] = {
+    "win": SETTLEMENT_TERMS["win"],
+    "kong": SETTLEMENT_TERMS["kong"],
+    **{
+        key: lazy(label.name)
+        for variant in VARIANTS.values()
+        for key, label in variant.words.get("settle", {}).items()
+    },
 }
-
-
-PAYMENT_LABELS: dict[str, Promise] = {
-    "win": _("胡牌"),
-    "kong": _("杠分"),
-    "zhuanyi": _("呼叫转移"),
-    "huazhu": _("查花猪"),
-    "chajiao": _("查大叫"),
-    "tuishui": _("退税"),
-}
-"""The kinds of a labelled payment line (成麻's ledger)."""
+"""The kinds of a labelled payment line (成麻's ledger): the settlement terms and the variants'
+``settle`` words (成麻's 呼叫转移, 查花猪, 查大叫, 退税)."""
 
 
 def payment_label(kind: str) -> str:

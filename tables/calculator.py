@@ -28,10 +28,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from rules.case_facts import case_facts
 from rules.errors import RulesError
 from rules.judge import judge_case
 from rules.registry import JUDGED
-from rules.tiles import NUM_KINDS
 from tables.labels import calculator_labels
 from tables.room_options import options_schema
 
@@ -182,24 +182,10 @@ class JudgeView(APIView):
 
 
 def variant_setup() -> dict[str, Any]:
-    """What the page needs to build its forms, for every variant the judge knows: the options
-    that change a rule, with their defaults (and the bounds of numbers), the tiles in use (no
-    flowers: Taiwan's go in ``extra.flowers``), whether it has a treasure, its hand size."""
-    out: dict[str, Any] = {}
-    for key, variant in JUDGED.items():
-        rules = variant.rules
-        options = [o for o in variant.options if o.rule]
-        out[key] = {
-            "options": {o.key: o.default for o in options},
-            "bounds": {
-                o.key: [o.minimum, o.maximum] for o in options if not (o.is_flag or o.is_choice)
-            },
-            "choices": {o.key: [v for v, _label in o.choices] for o in options if o.is_choice},
-            "tiles": sorted(t for t in rules.tiles_used if t < NUM_KINDS),
-            "treasure": rules.has_treasure,
-            "hand_size": rules.hand_size,
-        }
-    return out
+    """What the page needs to build its forms and cases, for every variant the judge knows
+    (:func:`rules.case_facts.case_facts`: options, tiles, hand size, treasure, chows, special
+    kongs, the ``extra`` facts), so that its script never names a variant (issue 27)."""
+    return {key: case_facts(variant) for key, variant in JUDGED.items()}
 
 
 def calculator_page(request: HttpRequest) -> HttpResponse:

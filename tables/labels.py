@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 
+from rules.case_facts import ExtraFact
 from rules.i18n import Label, Msg
-from rules.labels import TILE_NAMES, WIN_BY
+from rules.labels import KONG_NAMES as KONG_WORDS
+from rules.labels import MELD_NAMES, TILE_NAMES, UNIT_NAMES, WIN_BY
+from rules.labels import SETTLEMENT_TERMS as SETTLEMENT_WORDS
+from rules.labels import WIND_NAMES as WIND_WORDS
 from rules.registry import JUDGED, VARIANTS, get_variant
 from rules.tiles import tile_name
 from rules.variant import Variant
@@ -74,10 +78,24 @@ def table_labels(variant_key: str) -> dict[str, Any]:
     }
 
 
+def fact_json(fact: ExtraFact) -> dict[str, Any]:
+    """An ``extra`` fact's name and rule, and the names of its choices, in the active language."""
+    return {**label_json(fact.label), "choices": {v: text(msg) for v, msg in fact.choices}}
+
+
 def calculator_labels() -> dict[str, Any]:
-    """Every judged variant's labels (``shape`` included), by variant, for the calculator."""
+    """Every judged variant's labels (``shape`` included), by variant, for the calculator: its
+    fan items, reasons, options and the ``extra`` facts a case may carry
+    (:mod:`rules.case_facts`), plus the names of melds and special kongs and the items' units."""
     labels = {key: variant_labels(variant) for key, variant in JUDGED.items()}
     return {
+        "facts": {
+            key: {fact.key: fact_json(fact) for fact in variant.rules.extra_facts}
+            for key, variant in JUDGED.items()
+        },
+        "kongs": {key: text(msg) for key, msg in KONG_WORDS.items()},
+        "melds": {key: text(msg) for key, msg in MELD_NAMES.items()},
+        "units": {key: text(msg) for key, msg in UNIT_NAMES.items()},
         "tiles": tile_names(),
         "win_by": win_by_labels(),
         "variants": {key: entry["name"] for key, entry in labels.items()},
@@ -114,39 +132,18 @@ def win_by_name(win_by: str) -> str:
 
 # --- the words a page's scripts show (issue 17) -------------------------------------------------
 
-WIND_NAMES: dict[str, StrOrPromise] = {
-    "1z": pgettext_lazy("wind", "东"),
-    "2z": pgettext_lazy("wind", "南"),
-    "3z": pgettext_lazy("wind", "西"),
-    "4z": pgettext_lazy("wind", "北"),
-}
+WIND_NAMES: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in WIND_WORDS.items()}
 """A seat's or round's wind in one character (东 南 西 北; E S W N)."""
 
-KONG_NAMES: dict[str, StrOrPromise] = {
-    "exposed": pgettext_lazy("kong", "明杠"),
-    "added": pgettext_lazy("kong", "补杠"),
-    "concealed": pgettext_lazy("kong", "暗杠"),
-    "xuanfeng": pgettext_lazy("kong", "旋风杠"),
-    "xi": pgettext_lazy("kong", "喜杠"),
-    "yao": pgettext_lazy("kong", "幺蛋"),
-    "jiu": pgettext_lazy("kong", "九蛋"),
-}
+KONG_NAMES: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in KONG_WORDS.items()}
 """A kong by its kind (``rules.settlement.kong_name``)."""
 
 SETTLEMENT_TERMS: dict[str, StrOrPromise] = {
-    "base": pgettext_lazy("settlement", "底"),
-    "baosan": pgettext_lazy("settlement", "包三家"),
-    "cap": pgettext_lazy("settlement", "封顶"),
-    "kong": pgettext_lazy("settlement", "杠分"),
-    "win": pgettext_lazy("settlement", "胡牌"),
+    key: lazy(msg) for key, msg in SETTLEMENT_WORDS.items()
 }
 """Words of a settlement line beyond the fan items (:mod:`rules.settlement`)."""
 
-UNITS: dict[str, StrOrPromise] = {
-    "fan": pgettext_lazy("unit", "番"),
-    "tai": pgettext_lazy("unit", "台"),
-    "fen": pgettext_lazy("unit", "分"),
-}
+UNITS: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in UNIT_NAMES.items()}
 """What a variant's win items count in (``HandRules.item_unit``); payments are 分."""
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, ClassVar, Literal
 
+from rules.case_facts import ExtraFact
 from rules.errors import InvalidCase, RulesError
 from rules.hand import Meld, TingContext, TingVerdict, Transfer, WinContext, WinVerdict
 from rules.payments import Share, cap_transfers, nets, share_transfers
@@ -262,6 +263,9 @@ class HandRules:
     has_cap: ClassVar[bool] = True
     """The payments are capped by the option ``cap`` (a variant without the option ignores a
     ``cap`` key: judge.md, "Unknown option keys are ignored")."""
+    extra_facts: ClassVar[tuple[ExtraFact, ...]] = ()
+    """The ``extra`` keys of a case the variant spec names (judge.md, ``extra``), for the
+    calculator's form (:mod:`rules.case_facts`); none here."""
 
     def hand_sizes(self) -> tuple[int, ...]:
         """The hand sizes a judge case may have (``hand_size``; ``shape`` takes 13 or 16)."""

@@ -267,3 +267,36 @@ def test_a_chengma_hand_is_judged_with_its_void_suit_and_the_self_draw_choice(
         page.select_option('select[name="que"]', "p")  # the void suit in hand: no win
         expect(page.locator('[data-role="result"]')).to_contain_text("有缺门的牌")
         browser.close()
+
+
+def test_the_calculator_offers_what_each_variant_has_from_the_servers_facts(live_url: str) -> None:
+    """Seats read 1–4; special kongs follow the variant and its room flags; 成麻's 杠上炮 is asked
+    on a discard and its money once it is ticked (rules/case_facts.py, issue 27)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    def kinds(page: Any) -> list[str]:
+        options = page.locator('select[name="meld_type"] option')
+        return list(options.evaluate_all("os => os.map(o => o.value)"))
+
+    with sync_playwright() as pw:
+        browser = _browser(pw)
+        page = browser.new_page(locale="zh-CN")
+        page.goto(f"{live_url}/calculator/")
+        page.select_option('select[name="win_by"]', "discard")
+        seats = page.locator('select[name="discarder"] option').all_inner_texts()
+        assert seats == ["座位 1", "座位 2", "座位 3", "座位 4"]
+        assert kinds(page) == [
+            "chow", "pong", "kong", "concealed_kong", "xuanfeng", "xi", "yao", "jiu"
+        ]  # fmt: skip
+        page.select_option('select[name="variant"]', "siping")
+        assert "xuanfeng" not in kinds(page)
+        page.check('input[name="opt_fengang"]')
+        expect(page.locator('select[name="meld_type"] option[value="xuanfeng"]')).to_have_count(1)
+        page.select_option('select[name="variant"]', "chengma")
+        assert kinds(page) == ["pong", "kong", "concealed_kong"]
+        expect(page.locator('input[name="kong_money"]')).to_have_count(0)
+        page.check('input[name="after_kong"]')
+        expect(page.locator('input[name="kong_money"]')).to_be_visible()
+        page.select_option('select[name="win_by"]', "self_draw")
+        expect(page.locator('input[name="after_kong"]')).to_have_count(0)
+        browser.close()

@@ -126,7 +126,7 @@ def page_labels(client: Client, **headers: str) -> dict:
     assert page.status_code == 200
     text = page.content.decode()
     assert 'id="calc-labels"' in text
-    assert "calculator/calculator.js" in text
+    assert "calculator/view.js" in text
     start = text.index(">", text.index('id="calc-labels"')) + 1
     return json.loads(text[start : text.index("</script>", start)])
 
@@ -139,6 +139,31 @@ def test_the_page_is_public_and_carries_the_labels_in_the_pages_language(client:
     assert labels["fan"]["changchun"]["jiahu"]["name"] == "Single-wait win"
     assert labels["tiles"]["1z"] == "East"
     assert labels["options"]["changchun"]["ting_required"]["name"] == "Ting required"
+    # The variants' own words (extra facts, melds, special kongs, units) are the rules' marks.
+    assert labels["facts"]["chengma"]["after_kong"]["name"] == "On the discard after a kong"
+    assert labels["facts"]["siping"]["round_wind"]["choices"]["2z"] == "South"
+    assert labels["melds"]["chow"] == "Chow"
+    assert labels["kongs"]["xuanfeng"] == "Wind kong"
+    assert labels["units"]["tai"] != "台"
+
+
+def test_every_extra_fact_of_the_calculator_is_named_with_its_rule_in_both_languages(
+    client: Client,
+) -> None:
+    from tables.calculator import variant_setup
+
+    facts = variant_setup()
+    for headers in ({}, {"HTTP_ACCEPT_LANGUAGE": "en"}):
+        labels = page_labels(client, **headers)
+        for variant, setup in facts.items():
+            for fact in setup["extra"]:
+                named = labels["facts"][variant][fact["key"]]
+                assert named["name"], (variant, fact["key"])
+                assert named["rule"], (variant, fact["key"])
+                assert set(named["choices"]) == set(fact["choices"]), (variant, fact["key"])
+                if headers:  # English: no Chinese left in the words
+                    assert named["name"].isascii(), named
+                    assert named["rule"].isascii(), named
 
 
 def test_a_taiwan_hand_of_seventeen_tiles_is_judged_with_its_flowers(client: Client) -> None:

@@ -2,15 +2,17 @@
 
 The JSON files in ``tests/js/fixtures/`` are what this module writes; ``tests/js/test_fixtures.py``
 fails when they differ from what the engine produces now (run this module to write them again:
-``python -m tests.js.fixtures``). A fixture is a ``decision`` message as
-``tables.selectors.decision_message`` builds it (the view is the engine's ``seat_view``).
+``QUEYOU_TESTING=1 python -m tests.js.fixtures``). A fixture is a ``decision`` message built by
+``tables.selectors.decision_message`` itself (the view is the engine's ``seat_view``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +28,20 @@ DEADLINE = "2030-01-01T00:00:00+00:00"
 
 
 def decision(state: RoundState, seat: int | None, *, round_id: int = 7) -> dict[str, Any]:
-    """A ``decision`` message for ``seat`` (``tables.selectors.decision_message``'s shape)."""
-    phase = state.phase
-    ended = isinstance(phase, EndedPhase)
-    legal = [] if seat is None or ended else legal_actions(state, seat)
-    turn_seat = phase.seat if isinstance(phase, TurnPhase) else None
-    return {
-        "type": "decision",
-        "round_id": round_id,
-        "status": "ended" if ended else "playing",
-        "version": state.version,
-        "decision_version": state.version,
-        "phase": phase.kind,
-        "turn_seat": turn_seat,
-        "deadline": None if ended else DEADLINE,
-        "legal_actions": [a.to_json() for a in legal],
-        "view": seat_view(state, seat),
-    }
+    """A ``decision`` message for ``seat``, made by the server's own builder
+    (``tables.selectors.decision_message``) on an unsaved round carrying the state's version and
+    a fixed clock: no copy of the message's shape to drift (issue 27)."""
+    from tables.models import Round
+    from tables.selectors import decision_message
+
+    ended = isinstance(state.phase, EndedPhase)
+    rnd = Round(
+        id=round_id,
+        status=Round.Status.ENDED if ended else Round.Status.PLAYING,
+        decision_version=state.version,
+        deadline=None if ended else datetime.fromisoformat(DEADLINE),
+    )
+    return decision_message(rnd, state, seat)
 
 
 def _quiet(state: RoundState, seat: int) -> Any:
@@ -134,6 +133,10 @@ def text(name: str) -> str:
 
 
 def main() -> None:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()  # the messages are the server's (tables.selectors)
     HERE.mkdir(exist_ok=True)
     random.seed(0)
     for name in FIXTURES:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from rules.case_facts import ExtraFact
 from rules.hand import Meld, WinContext
+from rules.i18n import N_, Label
 from rules.payments import Share
 from rules.tiles import GREEN, PIN, RED, SOU, WHITE, Tile
 from rules.wins.base import (
@@ -50,6 +52,19 @@ def is_treasure_draw(ctx: WinContext) -> bool:
     )
 
 
+FACTS: tuple[ExtraFact, ...] = (
+    ExtraFact(
+        "duibao",
+        "flag",
+        Label(
+            N_("changchun", "对宝"), N_("changchun", "自摸到宝牌那种牌就胡（胡的牌写宝牌那种牌）。")
+        ),
+        win_by=("self_draw",),
+    ),
+)
+"""``extra.duibao`` (*Judge*: a 对宝 win is a self-draw of the treasure's kind)."""
+
+
 class ChangchunRules(HandRules):
     """Conditions in the order of *Winning conditions*; fan and payments as *Fan* and *Payment*."""
 
@@ -63,6 +78,8 @@ class ChangchunRules(HandRules):
     )
     has_treasure: ClassVar[bool] = True
     has_duibao: ClassVar[bool] = True
+
+    extra_facts: ClassVar[tuple[ExtraFact, ...]] = FACTS
 
     def special_kongs(self, options: Mapping[str, Any]) -> frozenset[str]:
         """旋风杠, 喜杠, 幺蛋 and 九蛋 (*Special kongs*)."""

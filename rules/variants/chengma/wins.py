@@ -14,11 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rules.case_facts import ExtraFact
 from rules.errors import InvalidCase
 from rules.hand import Meld, TingContext, Transfer, WinContext, WinVerdict
+from rules.i18n import N_, Label
 from rules.payments import Share, nets, share_transfers
 from rules.shapes import CHOW, PONG
 from rules.tiles import SUITED, Tile
+from rules.variants.chengma.labels import SUITS
 from rules.wins.base import (
     HandRules,
     Reading,
@@ -135,6 +138,46 @@ def transfer_recipient(discarder: int, winners: Sequence[int]) -> int:
     return min(winners, key=lambda s: (s - discarder) % 4)
 
 
+FACTS: tuple[ExtraFact, ...] = (
+    ExtraFact(
+        "que",
+        "choice",
+        Label(N_("chengma", "缺门（定缺）"), N_("chengma", "胡家定缺的花色，手里不能有这门牌。")),
+        default="s",
+        choices=tuple((letter, label.name) for letter, label in SUITS.items()),
+        on_ting=True,
+    ),
+    ExtraFact(
+        "after_kong",
+        "flag",
+        Label(
+            N_("chengma", "杠后打出的牌（杠上炮）"),
+            N_("chengma", "点炮者杠后打出的这张（呼叫转移）。"),
+        ),
+        win_by=("discard",),
+    ),
+    ExtraFact(
+        "last_tile",
+        "flag",
+        Label(N_("chengma", "牌墙最后一张"), N_("chengma", "胡的是牌墙最后一张（海底）。")),
+    ),
+    ExtraFact(
+        "first_turn",
+        "flag",
+        Label(N_("chengma", "第一轮（天胡、地胡）"), N_("chengma", "第一轮就胡（天胡、地胡）。")),
+    ),
+    ExtraFact(
+        "kong_money",
+        "count",
+        Label(N_("chengma", "这次杠收的钱（呼叫转移）"), N_("chengma", "杠上炮时转给胡家的杠钱。")),
+        default=0,
+        win_by=("discard",),
+        requires="after_kong",
+    ),
+)
+"""``extra`` of a chengma case (*Judge*); ``out`` and ``co_winners`` are not asked here."""
+
+
 class ChengmaRules(HandRules):
     """``not_complete`` (four sets and a pair, or seven pairs), then ``void_suit``."""
 
@@ -145,6 +188,8 @@ class ChengmaRules(HandRules):
     """``cap`` is in fan and applied to each win here; the round's money is never capped."""
 
     # --- the case ---------------------------------------------------------------------------------
+
+    extra_facts: ClassVar[tuple[ExtraFact, ...]] = FACTS
 
     def validate_extra(self, extra: Mapping[str, Any]) -> None:
         Facts.of(extra)

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from rules.case_facts import ROUND_WIND, ExtraFact
 from rules.hand import Meld, TingContext, WinContext
+from rules.i18n import N_, Label
 from rules.payments import Share
 from rules.shapes import PONG, decompositions, is_complete
 from rules.tiles import (
@@ -96,6 +98,18 @@ def siguiyi_count(reading: Reading, melds: tuple[Meld, ...]) -> int:
     return sum(1 for t in range(NUM_KINDS) if counts[t] == 4)
 
 
+FACTS: tuple[ExtraFact, ...] = (
+    ExtraFact(
+        "chen",
+        "flag",
+        Label(N_("siping", "抻"), N_("siping", "胡家选择了抻（视为已报听，只能自摸）。")),
+        on_ting=True,
+    ),
+    ROUND_WIND,
+)
+"""``extra.chen`` and ``extra.round_wind`` (*Judge*)."""
+
+
 class SipingRules(HandRules):
     """Conditions in the order of *Winning conditions*; ``base × 2^F`` per payer."""
 
@@ -110,6 +124,8 @@ class SipingRules(HandRules):
         "single_tile_wait",
         "piao_only",
     )
+
+    extra_facts: ClassVar[tuple[ExtraFact, ...]] = FACTS
 
     def special_kongs(self, options: Mapping[str, Any]) -> frozenset[str]:
         """风杠 with the room option ``fengang``, 中发白杠 with ``zfbgang`` (*Options*)."""

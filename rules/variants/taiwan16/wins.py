@@ -34,8 +34,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from rules.case_facts import ROUND_WIND, ExtraFact
 from rules.errors import InvalidCase, RulesError
 from rules.hand import Meld, WinContext
+from rules.i18n import N_, Label
 from rules.payments import Share
 from rules.tiles import (
     DRAGONS,
@@ -215,6 +217,39 @@ def shape_tai(ctx: WinContext, reading: Reading, flowers: Sequence[Tile]) -> dic
     return fan
 
 
+FACTS: tuple[ExtraFact, ...] = (
+    ROUND_WIND,
+    ExtraFact(
+        "flowers",
+        "tiles",
+        Label(N_("taiwan16", "花牌"), N_("taiwan16", "胡家的花牌，如 1f5f。")),
+        default="",
+        on_ting=True,
+    ),
+    ExtraFact(
+        "lianzhuang",
+        "count",
+        Label(N_("taiwan16", "连庄次数"), N_("taiwan16", "庄家连庄的次数（连 n 拉 n）。")),
+        default=0,
+        on_ting=True,
+    ),
+    ExtraFact("haidi", "flag", Label(N_("taiwan16", "海底"), N_("taiwan16", "自摸牌墙最后一张。"))),
+    ExtraFact(
+        "flower_draw",
+        "flag",
+        Label(N_("taiwan16", "补花后胡"), N_("taiwan16", "补花摸到的牌自摸（算杠上开花）。")),
+    ),
+    ExtraFact(
+        "tianhu", "flag", Label(N_("taiwan16", "天胡"), N_("taiwan16", "庄家起手自摸，没有副露。"))
+    ),
+    ExtraFact(
+        "dihu", "flag", Label(N_("taiwan16", "地胡"), N_("taiwan16", "闲家第一轮自摸，没有副露。"))
+    ),
+)
+"""``extra`` of a Taiwan case (*Judge*): the winner's flowers, the round wind, the dealer's streak
+and the facts the hand cannot show."""
+
+
 class Taiwan16Rules(HandRules):
     """Five sets and a pair; tai by the table; each payer pays ``base + tai × tai_value``."""
 
@@ -222,6 +257,8 @@ class Taiwan16Rules(HandRules):
     conditions: ClassVar[tuple[str, ...]] = ("not_complete",)
     hand_size: ClassVar[int] = 16
     has_flowers: ClassVar[bool] = True
+
+    extra_facts: ClassVar[tuple[ExtraFact, ...]] = FACTS
 
     def validate_extra(self, extra: Mapping[str, Any]) -> None:
         """Raise InvalidCase for a malformed Taiwan ``extra`` (flowers, winds, lianzhuang)."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from rules.case_facts import ExtraFact
 from rules.hand import Meld, WinContext
+from rules.i18n import N_, Label
 from rules.payments import Share
 from rules.wins.base import HandRules, Reading, Scored, WinFacts, suits_in
 
@@ -23,12 +25,26 @@ def has_qinglong(reading: Reading) -> bool:
     return any({s, s + 3, s + 6} <= chows for s in (0, 9, 18))
 
 
+FACTS: tuple[ExtraFact, ...] = (
+    ExtraFact(
+        "discarder_ting",
+        "flag",
+        Label(
+            N_("taiyuan_lisi", "点炮者已听"), N_("taiyuan_lisi", "点炮的人已经报听（默认没有）。")
+        ),
+    ),
+)
+"""``extra.discarder_ting`` (*Judge*)."""
+
+
 class TaiyuanLisiRules(HandRules):
     """S = 1 + items, doubled on a self-draw; there are no separate kong payments."""
 
     item_unit: ClassVar[str] = "fen"
     conditions: ClassVar[tuple[str, ...]] = ("not_complete", "not_ting")
     has_chow: ClassVar[bool] = False
+
+    extra_facts: ClassVar[tuple[ExtraFact, ...]] = FACTS
 
     def failure(self, ctx: WinContext, reading: Reading, facts: WinFacts) -> str | None:
         return None if ctx.ting else "not_ting"
