@@ -1,0 +1,1 @@
+"""Club events: Swiss tournaments for four-player tables (issue 25)."""
