@@ -338,3 +338,6 @@ class MatchAdmin(ClubScopedModelAdmin):
                 for u in User.objects.filter(pk__in=[u for u in ids if u is not None])
             }
         return " / ".join(bot_names.seat_names(ids, names, match.bot_levels or ()))
+
+
+from tables.tournaments import admin as _tournament_admin  # noqa: E402,F401  (registers events)

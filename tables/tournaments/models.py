@@ -9,13 +9,18 @@ its hands are dealt from (``Match.wall_seed``).
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
 from tables.models import BotLevel, Match, Room, variant_choices
+from tables.room_options import room_options_validate
 
 DEFAULT_PLACEMENT_POINTS = [3, 1, -1, -3]
 """Issue 25: placement points +3/+1/−1/−3 by default, configurable."""
@@ -115,6 +120,28 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.seed:
+            self.seed = secrets.token_hex(32)
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """The admin's save goes through the same checks as the service: the room options by
+        the variant's rules, four descending placement points."""
+        super().clean()
+        if self.variant:
+            self.options = room_options_validate(
+                variant=self.variant, options=self.options, base_stake=self.base_stake
+            )
+        points = self.placement_points
+        if (
+            not isinstance(points, list)
+            or len(points) != 4
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
+            or points != sorted(points, reverse=True)
+        ):
+            raise ValidationError({"placement_points": _("顺位分是四个从大到小的整数。")})
 
 
 class Entrant(models.Model):
