@@ -23,7 +23,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from accounts import membership
 from accounts.models import Club, User
@@ -54,6 +54,13 @@ NO_SHOW_REPLACED = "no_show"
 """Why an entrant stopped being seated: an admin replaced them at their table."""
 
 SEAT_WINDS = ("东", "南", "西", "北")
+# The words in the catalog (translated with the context "seat wind" by :func:`seat_line`).
+_SEAT_WORDS = (
+    pgettext_lazy("seat wind", "东"),
+    pgettext_lazy("seat wind", "南"),
+    pgettext_lazy("seat wind", "西"),
+    pgettext_lazy("seat wind", "北"),
+)
 """Seat order of a table as seated (issue 25): East, South, West, North; East deals first."""
 
 
@@ -427,7 +434,7 @@ def seat_line(event: str, round_no: int, table_no: int, index: int) -> str:
         "event": event,
         "round": round_no,
         "table": table_no,
-        "seat": pgettext("wind", SEAT_WINDS[index]),
+        "seat": str(_SEAT_WORDS[index]),
     }
 
 

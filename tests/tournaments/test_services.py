@@ -246,3 +246,15 @@ def test_duplicate_walls_deal_every_table_the_same_hand(club, admin_user, member
     the_round = TournamentRound.objects.get(tournament=t)
     assert the_round.wall_seed
     assert the_round.wall_seed not in {r.seed for r in firsts}
+
+
+def test_a_player_is_told_in_their_own_language(club, admin_user, members):
+    members[0].language = "en"
+    members[0].save(update_fields=["language"])
+    t = _event(club, admin_user, members[:4], rounds=1)
+    services.tournament_start(tournament=t, actor=admin_user)
+    table = TournamentTable.objects.get(round__tournament=t)
+    entrant = Entrant.objects.get(tournament=t, user=members[0])
+    wind = ("East", "South", "West", "North")[table.seats.index(entrant.pk)]
+    note = Notification.objects.get(user=members[0])
+    assert note.text == f"周末赛 round 1: you are at table 1, {wind} seat"
