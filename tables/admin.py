@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from accounts.models import User
-from tables import bot_names, club_admin, room_options, rooms
+from tables import bot_names, club_admin, room_options, rooms, selectors
 from tables.admin_forms import DissolveActionForm, RoomAdminForm
 from tables.errors import TableError
 from tables.models import BotLevel, Match, Room, Round, Seat
@@ -268,7 +268,9 @@ class RoundInline(admin.TabularInline):  # type: ignore[type-arg]
     @admin.display(description=_("种子"))
     def revealed_seed(self, rnd: Round) -> str:
         # Secret while the round is played: it decides every tile (spec README, item 2).
-        return rnd.seed if rnd.status == Round.Status.ENDED else "—"
+        if rnd.status != Round.Status.ENDED or selectors.wall_still_in_play(rnd):
+            return "—"  # duplicate walls: another table still plays this seed (issue 25)
+        return rnd.seed
 
 
 @admin.register(Match)

@@ -258,3 +258,29 @@ def test_a_player_is_told_in_their_own_language(club, admin_user, members):
     wind = ("East", "South", "West", "North")[table.seats.index(entrant.pk)]
     note = Notification.objects.get(user=members[0])
     assert note.text == f"周末赛 round 1: you are at table 1, {wind} seat"
+
+
+def test_a_duplicate_wall_stays_unpublished_while_another_table_plays_it(
+    client, club, admin_user, members
+):
+    from tables.game import commands
+
+    t = _event(club, admin_user, members, duplicate_walls=True)
+    services.tournament_start(tournament=t, actor=admin_user)
+    first, _second = TournamentTable.objects.filter(round__tournament=t).order_by("number")
+    Seat.objects.filter(room=first.room, is_bot=False).update(auto_play=True)
+    done = Round.objects.get(match=first.match)
+    for _ in range(2000):
+        done.refresh_from_db()
+        if done.status != Round.Status.PLAYING:
+            break
+        commands.round_autoplay(round_id=done.pk, version=done.version)
+    assert done.status == Round.Status.ENDED
+    client.force_login(members[0])
+    replay = f"/scoring/rounds/{done.pk}/replay/"
+    assert client.get(replay).status_code == 403
+    assert client.get(f"/api/rounds/{done.pk}/").json()["seed"] is None
+    assert client.get(f"/api/rounds/{done.pk}/events/").status_code == 403
+    play_out(t)
+    assert client.get(replay).status_code == 200
+    assert client.get(f"/api/rounds/{done.pk}/").json()["seed"] == done.seed
