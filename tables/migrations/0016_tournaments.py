@@ -126,7 +126,7 @@ class Migration(migrations.Migration):
                 ('number', models.PositiveSmallIntegerField(verbose_name='桌号')),
                 ('seats', models.JSONField(help_text='东南西北四个座位的参赛者 id。', verbose_name='座位')),
                 ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournament_tables', to='tables.match', verbose_name='对局')),
-                ('room', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_tables', to='tables.room', verbose_name='房间')),
+                ('room', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_tables', to='tables.room', verbose_name='房间')),
                 ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tables.tournamentround', verbose_name='轮次')),
             ],
             options={

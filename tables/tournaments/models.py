@@ -263,7 +263,7 @@ class TournamentTable(models.Model):
     number = models.PositiveSmallIntegerField(_("桌号"))
     seats = models.JSONField(_("座位"), help_text=_("东南西北四个座位的参赛者 id。"))
     room = models.ForeignKey(
-        Room, verbose_name=_("房间"), on_delete=models.PROTECT, related_name="tournament_tables"
+        Room, verbose_name=_("房间"), on_delete=models.CASCADE, related_name="tournament_tables"
     )
     match = models.ForeignKey(
         Match,

@@ -776,11 +776,16 @@ def notifications_mark_read(*, user: Any, ids: Collection[int] | None = None) ->
 
 
 def entrant_names(tournament: Tournament) -> dict[int, str]:
-    """Each entrant's name as the pages show it (a player's public name, a bot's label)."""
+    """Each entrant's name as the pages show it, in the page's language: a player's public
+    name; a bot's label and number among the event's bots (机器人·简单 1)."""
     names = {}
+    bots = 0
+    levels = dict(BotLevel.choices)
     for entrant in Entrant.objects.filter(tournament=tournament).select_related("user"):
         if entrant.user is not None:
             names[entrant.pk] = entrant.user.public_name
         else:
-            names[entrant.pk] = entrant.name or f"#{entrant.pk}"
+            bots += 1
+            label = levels.get(entrant.bot_level, entrant.bot_level)
+            names[entrant.pk] = f"{gettext('机器人')}·{label} {bots}"
     return names

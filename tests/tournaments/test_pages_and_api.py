@@ -136,3 +136,34 @@ def test_pages_register_manage_and_show_standings(client, club, admin_user, memb
     notes = client.get(reverse("tournaments:notifications")).content.decode()
     assert "第 1 轮：你在 1 号桌" in notes
     assert not Notification.objects.filter(user=members[0], read=False).exists()
+
+
+def test_the_standings_endpoint_gives_the_finished_event(club, admin_user, members):
+    from tables import rooms
+    from tables.models import Match, TournamentTable
+    from tests.tournaments.helpers import expected_points
+
+    t = services.tournament_create(
+        user=admin_user,
+        club=club,
+        name="周末赛",
+        variant="changchun",
+        rounds=1,
+        hands_per_round=1,
+        bot_level="easy",
+    )
+    for user in members[:4]:
+        services.tournament_register(tournament=t, user=user)
+    services.tournament_start(tournament=t, actor=admin_user)
+    play_out(t)
+    # A finished event table starts no new match, whoever presses ready there.
+    table = TournamentTable.objects.get(round__tournament=t)
+    rooms.seat_set_ready(room=table.room, user=members[0])
+    assert Match.objects.filter(room=table.room).count() == 1
+    services.tournament_advance(tournament_id=t.pk)
+    rows = _api(members[1]).get(f"/api/tournaments/{t.pk}/standings/").json()
+    expected = expected_points(t)
+    assert {r["entrant_id"]: (r["points"], r["score"]) for r in rows} == {
+        e: (str(p), s) for e, (p, s) in expected.items()
+    }
+    assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
