@@ -166,6 +166,9 @@ TABLES_DATABASE_THREADS = env_int("TABLES_DATABASE_THREADS", 6, minimum=1)
 # backstop for a notification lost with the process that committed the move (tables/stream_watch.py;
 # 0: off, the clients' idle hello is then the only backstop).
 TABLES_STREAM_WATCH_MS = env_int("TABLES_STREAM_WATCH_MS", 1000, minimum=0)
+# How often a spectator socket of a room with a spectator delay looks for moves that have aged
+# past the delay (tables/delayed.py, issue 25).
+TABLES_DELAYED_TICK_MS = env_int("TABLES_DELAYED_TICK_MS", 1000, minimum=50)
 # Open table sockets one user may hold at once (tables/presence.py).
 TABLES_MAX_SOCKETS_PER_USER = env_int("TABLES_MAX_SOCKETS_PER_USER", 4, minimum=1)
 # The largest websocket frame the server reads (uvicorn's --ws-max-size, the launcher): the

@@ -123,6 +123,38 @@ def seat_view(state: RoundState, viewer: Viewer, *, hints: bool | None = None) -
     return view
 
 
+def open_view(state: RoundState) -> dict[str, Any]:
+    """The table with every hand open, for a spectator watching behind the play (issue 25:
+    "every hand visible to spectators after the delay only"): what the four seats see together,
+    and nothing that no seat sees. Each seat's concealed tiles, drawn tile, waits, face-down
+    discards and concealed kongs as its owner sees them; the treasure's tile once a seat has seen
+    it; never the wall, the seed or the salt before the end (the wall stays hidden), no legal
+    actions, no hint, and no seat's own claim or choice marks (``you_are_asked``). The web layer
+    sends it only to spectators of a room with a delay, and only of moves older than the delay."""
+    view = seat_view(state, None, hints=False)
+    ended = isinstance(state.phase, EndedPhase)
+    view["seats"] = [_seat_json(state, s, seat, shown=True) for s, seat in enumerate(state.seats)]
+    treasure = state.treasure
+    if (
+        view.get("treasure") is not None
+        and treasure is not None
+        and not ended
+        and any(seat.treasure_seen == treasure.version for seat in state.seats)
+    ):
+        view["treasure"]["tile"] = tile_name(treasure.tile)
+    view["open"] = True
+    return view
+
+
+def event_open(event: Event) -> dict[str, Any]:
+    """``event`` as :func:`open_view` shows it: as the seat it concerns sees it (a deal, a draw,
+    a face-down discard, a concealed kong, a treasure looked at), else as a spectator sees it."""
+    seat = getattr(event, "seat", None)
+    if isinstance(event, ClaimWindowOpened) or not isinstance(seat, int):
+        return event_for(event, None)
+    return event_for(event, seat)
+
+
 def _seat_json(state: RoundState, index: int, seat: SeatState, *, shown: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": index,

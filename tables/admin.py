@@ -92,6 +92,7 @@ class RoomAdmin(ClubScopedModelAdmin):
                     "allow_spectators",
                     "allow_bots",
                     "bot_level",
+                    "spectator_delay_s",
                 )
             },
         ),

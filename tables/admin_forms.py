@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.errors import RulesError
 from rules.registry import VARIANTS
 from tables import room_options as ro
-from tables.forms import optional_bot_level
+from tables.forms import optional_bot_level, optional_spectator_delay
 from tables.labels import lazy
 from tables.models import BotLevel, Room, Variant
 
@@ -35,6 +35,7 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             "allow_spectators",
             "allow_bots",
             "bot_level",
+            "spectator_delay_s",
         )
         help_texts = {  # noqa: RUF012  # Django reads a plain dict here
             "variant": _("玩法决定规则与下面哪些选项有效；开局时的玩法与选项随对局保存。"),
@@ -43,7 +44,9 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
                 "轮到自己摸打时的思考时间，3–600 秒；超时自动出牌，连续两次进入托管。"
             ),
             "claim_timeout_s": _("吃、碰、杠、胡的决定时间，2–600 秒；超时视为过。"),
-            "allow_spectators": _("亲友圈成员可以旁观；旁观者看不到任何人的手牌。"),
+            "allow_spectators": _(
+                "亲友圈成员可以旁观；实时旁观看不到手牌，设置了观战延迟时旁观者在延迟之后看到所有手牌。"
+            ),
             "allow_bots": _("入座的玩家可以让机器人补满空位。"),
             "bot_level": _("补位机器人的默认水平（简单、普通、困难），也是托管代打的水平。"),
         }
@@ -51,9 +54,13 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
     def clean_bot_level(self) -> str:
         return self.cleaned_data.get("bot_level") or BotLevel.NORMAL
 
+    def clean_spectator_delay_s(self) -> int:
+        return self.cleaned_data.get("spectator_delay_s") or 0
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         optional_bot_level(self)
+        optional_spectator_delay(self)
         current = dict(self.instance.options or {}) if self.instance.pk else {}
         for room_option in ro.FORM_OPTIONS:
             key = room_option.key

@@ -107,6 +107,7 @@ class RoomSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "allow_spectators",
             "allow_bots",
             "bot_level",
+            "spectator_delay_s",
             "status",
             "invite_code",
             "seated",
@@ -179,7 +180,14 @@ class RoomCreateSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
             "allow_spectators",
             "allow_bots",
             "bot_level",
+            "spectator_delay_s",
         )
+        extra_kwargs = {  # noqa: RUF012  # DRF reads a plain dict here
+            "spectator_delay_s": {
+                "help_text": "Seconds (0-1800) spectators watch behind the play, seeing every "
+                "hand; 0 = live, no hands. Club owners and admins only."
+            }
+        }
 
 
 class SeatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -9,6 +9,10 @@ reordered notification) makes it read the database and send what is new from the
 notification is repaired by the next one, by the process's stream watcher (a notification lost
 with the process that committed the move, :mod:`tables.stream_watch`) or by the client's
 ``resync``. The viewer's seat is never taken from a client's message.
+
+A spectator of a room with a spectator delay (issue 25, :mod:`tables.delayed`) is shown the
+table as it was that long ago, every hand open: its stream never uses a move's notification; it
+moves with the clock (a tick through the socket's own channel). A seated player never gets it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts import membership
-from tables import gameplay, notify, presence, protocol, rooms, selectors, stream_watch
+from tables import delayed, gameplay, notify, presence, protocol, rooms, selectors, stream_watch
 from tables.errors import TableError
 from tables.game import commands, store
 from tables.models import Room, Round
@@ -99,6 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     present = False
     left = False
     keep_present: asyncio.Task[None] | None = None
+    delayed_ticker: asyncio.Task[None] | None = None
     leaving: asyncio.Event
 
     room_id: int
@@ -110,6 +115,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     greeted: bool
     round_status: str
     table_sent: dict[str, Any] | None
+    delay_s: int
+    shown_delayed: bool
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -118,6 +125,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.last_visible = 0
         self.round_status = ""
         self.greeted = False
+        self.delay_s, self.shown_delayed = 0, False
         self.limiter = protocol.RateLimiter()
         self.refused = 0
         self.closed = False
@@ -184,6 +192,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.keep_present is not None:
             self.leaving.set()
             await asyncio.gather(self.keep_present, return_exceptions=True)
+        if self.delayed_ticker is not None:
+            self.leaving.set()
+            await asyncio.gather(self.delayed_ticker, return_exceptions=True)
         if self.joined:
             stream_watch.socket_unwatch(self)
             try:
@@ -269,6 +280,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         room = Room.objects.filter(pk=self.room_id).first()
         if room is None:
             return (CLOSE_NOT_FOUND, "no_room", "no such room")
+        self.delay_s = room.spectator_delay_s
         if not membership.is_active_member(self.user, room.club_id):
             if selectors.seat_of(self.room_id, self.user) is not None:
                 rooms.member_lost(club_id=room.club_id, user_id=self.user.pk)
@@ -325,6 +337,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._refuse(*refused.args)
             return
         await self._send_all(messages)
+        self._tick_if_delayed()
 
     async def on_resync(self, fields: dict[str, Any]) -> None:
         await self.on_hello({})
@@ -372,13 +385,107 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             log.warning("table %s: database unavailable: %s", self.room_id, exc)
             return
         await self._send_all(messages)
+        self._tick_if_delayed()
+
+    # --- spectating with a delay (issue 25, tables/delayed.py) ---------------------------------
+
+    @property
+    def is_delayed(self) -> bool:
+        """A spectator of a room with a spectator delay: shown the table that many seconds ago,
+        every hand open. Decided by the user's seat, never by the client."""
+        return self.seat is None and self.delay_s > 0
+
+    def _tick_if_delayed(self) -> None:
+        """Start the clock of a delayed stream (once per socket; it ends with the socket)."""
+        if self.is_delayed and self.delayed_ticker is None and not self.closed:
+            self.delayed_ticker = asyncio.create_task(self._delayed_ticks())
+
+    async def _delayed_ticks(self) -> None:
+        """Every ``TABLES_DELAYED_TICK_MS``, ask this socket (through its own channel, so that the
+        read is handled in order with its other messages) to show what has aged past the delay."""
+        leaving = self.leaving
+        interval = int(settings.TABLES_DELAYED_TICK_MS) / 1000
+        while True:
+            try:
+                await asyncio.wait_for(leaving.wait(), timeout=interval)
+                return
+            except TimeoutError:
+                if self.closed:
+                    return
+                if not (self.is_delayed or self.shown_delayed):
+                    continue
+                try:
+                    await self.channel_layer.send(self.channel_name, {"type": "table.delayed"})
+                except Exception as exc:  # the channel layer is down: the next tick asks again
+                    log.info("table %s: delayed tick not sent: %r", self.room_id, exc)
+
+    async def table_delayed(self, message: dict[str, Any]) -> None:
+        """A tick of the delayed stream (:meth:`_delayed_ticks`)."""
+        if self.closed:
+            return
+        try:
+            messages = await self._db(self._delayed_tick)
+        except DatabaseError as exc:  # the next tick tries again
+            log.warning("table %s: database unavailable: %s", self.room_id, exc)
+            return
+        await self._send_all(messages)
+
+    def _delayed_tick(self) -> list[dict[str, Any]]:
+        """What has aged past the delay since the last tick; a changed delay (an admin's edit)
+        goes through :meth:`_changes`, which switches between the live and the delayed stream."""
+        if not self.greeted:
+            return []
+        delay = (
+            Room.objects.filter(pk=self.room_id).values_list("spectator_delay_s", flat=True).first()
+        )
+        if delay is None:
+            return []
+        if delay != self.delay_s:
+            return self._changes()
+        if not self.is_delayed:
+            return []
+        return self._delayed_changes(fresh=False)
+
+    def _delayed_changes(self, *, fresh: bool) -> list[dict[str, Any]]:
+        """Continue (or, ``fresh``, restart with a snapshot) the delayed stream: the events that
+        have aged past the delay, every hand open, then the decision at that point."""
+        point = delayed.delayed_point(room_id=self.room_id, delay_s=self.delay_s)
+        if point is None:
+            return []
+        rnd = point.round
+        if fresh or not self.shown_delayed or rnd.pk != self.round_id or point.seq < self.cursor:
+            messages: list[dict[str, Any]] = []
+            shown_id = self.round_id
+            if not fresh and self.shown_delayed and shown_id is not None and rnd.pk > shown_id:
+                # A newer round: first the end of the one shown.
+                messages += self._delayed_advance(delayed.end_point(shown_id))
+            state = delayed.point_state(point)
+            self._begin(rnd.pk, last_seq=point.seq, status=point.status)
+            self.shown_delayed = True
+            return [*messages, delayed.delayed_snapshot(point, state, delay_s=self.delay_s)]
+        return self._delayed_advance(point)
+
+    def _delayed_advance(self, point: delayed.Point | None) -> list[dict[str, Any]]:
+        """The delayed stream of the round it shows, from its cursor to ``point``."""
+        if point is None or point.round.pk != self.round_id or point.seq < self.cursor:
+            return []
+        if point.seq == self.cursor and point.status == self.round_status:
+            return []
+        return self._advance(
+            point.round.pk,
+            delayed.delayed_events(point, after_seq=self.cursor),
+            prev_seq=self.last_visible,
+            last_seq=point.seq,
+            status=point.status,
+            decision=delayed.delayed_decision(point, delayed.point_state(point)),
+        )
 
     def is_behind(self, position: stream_watch.Position) -> bool:
         """Whether this socket has shown less of the room than ``position`` (round id, last
         seq), for the stream watcher; a socket not greeted yet is shown nothing before its
         ``hello``."""
-        if not self.greeted or self.closed:
-            return False
+        if not self.greeted or self.closed or self.is_delayed or self.shown_delayed:
+            return False  # a delayed stream is behind on purpose: it moves with its own clock
         round_id, last_seq = position
         if self.round_id is None or self.round_id < round_id:
             return True
@@ -392,12 +499,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if table is not None:
             if selectors.viewer_seat(table, self.user.pk) != self.seat:
                 return None  # sat down or stood up: the seat count and a snapshot (database)
+            if table["room"]["spectator_delay_s"] != self.delay_s:
+                return None  # the delay changed: the live or the delayed stream (database)
             shown = selectors.table_message_for(table, self.user.pk)
             if shown != self.table_sent:
                 self.table_sent = shown
                 out.append(shown)
         if not self.greeted:
             return out  # the client's ``hello`` says where its game stream starts
+        if self.is_delayed or self.shown_delayed:
+            return out  # never a move's live frames: the delayed stream moves with its clock
         update = message.get("round")
         if update is not None:
             part = self._from_round_update(update)
@@ -514,6 +625,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _table_if_changed(self) -> list[dict[str, Any]]:
         room = Room.objects.get(pk=self.room_id)
+        self.delay_s = room.spectator_delay_s
         table = selectors.table_message(room, self.user.pk)
         if table == self.table_sent:
             return []
@@ -523,6 +635,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
         state = store.load_state(rnd)
         self._begin(rnd.pk, last_seq=rnd.last_seq, status=rnd.status)
+        self.shown_delayed = False
         return [selectors.snapshot_message(rnd, state, self.seat)]
 
     def _hello(self, round_id: int | None, last_seq: int | None) -> list[dict[str, Any]]:
@@ -535,9 +648,13 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self._refresh_seat()
         self.greeted = True
         messages = self._table_if_changed()
+        if self.is_delayed:
+            return messages + self._delayed_changes(fresh=True)
         rnd = selectors.current_round(self.room_id)
         if rnd is None:
             return messages
+        if self.shown_delayed:  # the delay was lifted, or the spectator sat down
+            return messages + self._snapshot(rnd)
         missing = rnd.last_seq - (last_seq or 0)
         if round_id != rnd.pk or last_seq is None or missing < 0 or missing > CATCH_UP_LIMIT:
             return messages + self._snapshot(rnd)
@@ -564,10 +681,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         messages = self._table_if_changed()
         if not self.greeted:
             return messages  # the client's ``hello`` says where its game stream starts
+        if self.is_delayed:
+            return messages + self._delayed_changes(fresh=seat_changed)
         rnd = selectors.current_round(self.room_id)
         if rnd is None:
             return messages
-        if seat_changed or rnd.pk != self.round_id or rnd.last_seq < self.cursor:
+        if (
+            seat_changed
+            or self.shown_delayed
+            or rnd.pk != self.round_id
+            or rnd.last_seq < self.cursor
+        ):
             return messages + self._snapshot(rnd)
         if rnd.last_seq == self.cursor and rnd.status == self.round_status:
             return messages

@@ -27,6 +27,7 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
             "allow_spectators",
             "allow_bots",
             "bot_level",
+            "spectator_delay_s",
         ]
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
@@ -37,9 +38,27 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
             "name"
         )
         optional_bot_level(self)
+        optional_spectator_delay(self)
+        self.user = user
 
     def clean_bot_level(self) -> str:
         return self.cleaned_data.get("bot_level") or BotLevel.NORMAL
+
+    def clean_spectator_delay_s(self) -> int:
+        return self.cleaned_data.get("spectator_delay_s") or 0
+
+    def clean(self) -> dict[str, Any]:
+        """A spectator delay only from a manager of the chosen club (issue 25; the service
+        :func:`tables.rooms.room_create` checks it again)."""
+        data = super().clean() or {}
+        club = data.get("club")
+        if (
+            data.get("spectator_delay_s")
+            and club is not None
+            and not membership.may_manage_club(self.user, club.pk)
+        ):
+            self.add_error("spectator_delay_s", _("只有亲友圈的圈主或管理员可以设置观战延迟。"))
+        return data
 
 
 def optional_bot_level(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
@@ -47,6 +66,13 @@ def optional_bot_level(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
     field = form.fields["bot_level"]
     field.required = False
     field.initial = field.initial or BotLevel.NORMAL
+
+
+def optional_spectator_delay(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+    """观战延迟 may be left out of a posted form (older pages, scripts): it is then 0 (live)."""
+    field = form.fields["spectator_delay_s"]
+    field.required = False
+    field.initial = field.initial or 0
 
 
 class JoinRoomForm(forms.Form):

@@ -381,6 +381,12 @@ def seat_view(state: RoundState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def open_view(state: RoundState) -> dict[str, Any]:
+    """Every hand open, for a spectator behind the play (:func:`rules.views.open_view`)."""
+    view: dict[str, Any] = rules_views.open_view(state)
+    return view
+
+
 def result_json(state: RoundState) -> dict[str, Any] | None:
     """The round's result as stored on :class:`tables.models.Round` (the public round-end event
     already carries it; this keeps the nets and next dealer easy to query)."""

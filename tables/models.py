@@ -78,6 +78,16 @@ class Room(models.Model):
         default=BotLevel.NORMAL,
         help_text=_("补位机器人的默认水平，也是托管代打的水平。"),
     )
+    # Bounds (0-1800) are checked by the one checker of room settings,
+    # tables.room_options.room_options_validate (issue 25, delayed spectating).
+    spectator_delay_s = models.PositiveIntegerField(
+        _("观战延迟（秒）"),
+        default=0,
+        help_text=_(
+            "0 为实时观战（看不到手牌）；大于 0 时旁观者看到的是这么多秒之前的牌桌，"
+            "并能看到所有人的手牌。0–1800 秒，只有亲友圈管理员可以设置。"
+        ),
+    )
     invite_code = models.CharField(_("邀请码"), max_length=16, unique=True, editable=False)
     status = models.CharField(_("状态"), max_length=10, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
@@ -111,7 +121,10 @@ class Room(models.Model):
     def clean(self) -> None:
         super().clean()
         self.options = room_options_validate(
-            variant=self.variant, options=self.options, base_stake=self.base_stake
+            variant=self.variant,
+            options=self.options,
+            base_stake=self.base_stake,
+            spectator_delay_s=self.spectator_delay_s,
         )
 
 

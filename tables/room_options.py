@@ -142,14 +142,34 @@ MAX_OPTIONS_BYTES = 1024
 """A room's options as JSON: a dozen flags and numbers take a few hundred bytes."""
 
 
-def room_options_validate(*, variant: str, options: object, base_stake: int) -> dict[str, Any]:
+SPECTATOR_DELAY_MAX_S = 1800
+"""The longest spectator delay a room may have (issue 25: 3 minutes by default for an event)."""
+
+
+def room_options_validate(
+    *, variant: str, options: object, base_stake: int, spectator_delay_s: object = 0
+) -> dict[str, Any]:
     """A room's options, checked and merged with the variant's defaults; ``ValidationError``
-    ({"options": …}, {"base_stake": …} or {"variant": …}) names what is wrong.
+    ({"options": …}, {"base_stake": …}, {"spectator_delay_s": …} or {"variant": …}) names what
+    is wrong.
 
     The one checker of every path (see the module docstring). The variant's option specs
     (:meth:`rules.variant.Variant.validate_options`: types, bounds, unknown keys refused) are the
-    authority; ``base`` is the room's ``base_stake`` (底分), within the bounds of ``base``.
+    authority; ``base`` is the room's ``base_stake`` (底分), within the bounds of ``base``;
+    ``spectator_delay_s`` (delayed spectating, issue 25) is a whole number of seconds from 0 to
+    :data:`SPECTATOR_DELAY_MAX_S`.
     """
+    if (
+        isinstance(spectator_delay_s, bool)
+        or not isinstance(spectator_delay_s, int)
+        or not 0 <= spectator_delay_s <= SPECTATOR_DELAY_MAX_S
+    ):
+        raise ValidationError(
+            {
+                "spectator_delay_s": _("观战延迟必须在 %(low)s 到 %(high)s 秒之间。")
+                % {"low": 0, "high": SPECTATOR_DELAY_MAX_S}
+            }
+        )
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise ValidationError({"options": _("房间选项必须是一个 JSON 对象。")})
     if len(json.dumps(options, ensure_ascii=False, default=str)) > MAX_OPTIONS_BYTES:

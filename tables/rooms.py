@@ -46,22 +46,34 @@ def room_create(
     allow_spectators: bool = True,
     allow_bots: bool = True,
     bot_level: object = BotLevel.NORMAL,
+    spectator_delay_s: int = 0,
 ) -> Room:
     """Open a room in a club the user is an active member of.
 
     Every path that opens a room (lobby form, API, admin's own save through the same checker)
     comes here or through :func:`tables.room_options.room_options_validate`: the room's 底分
     ``base_stake`` is written into the rules' option ``base`` there, so it is scored as set.
+    A spectator delay (issue 25: after the delay spectators see every hand) is set only by an
+    owner or admin of the club: a player who could set it could open a room whose friends watch
+    every hand.
     """
     if not membership.is_active_member(user, club.pk):
         raise TableError("not a member of this club", code="not_member")
+    if spectator_delay_s and not membership.may_manage_club(user, club.pk):
+        raise TableError(
+            "only the club's owner or admins may set a spectator delay", code="not_manager"
+        )
     room = Room(
         club=club,
         name=name,
         variant=variant,
         options=room_options_validate(
-            variant=variant, options=options or {}, base_stake=base_stake
+            variant=variant,
+            options=options or {},
+            base_stake=base_stake,
+            spectator_delay_s=spectator_delay_s,
         ),
+        spectator_delay_s=spectator_delay_s,
         base_stake=base_stake,
         turn_timeout_s=turn_timeout_s,
         claim_timeout_s=claim_timeout_s,

@@ -112,6 +112,7 @@ def table_state(room: Room) -> dict[str, Any]:
             "allow_spectators": room.allow_spectators,
             "turn_timeout_s": room.turn_timeout_s,
             "claim_timeout_s": room.claim_timeout_s,
+            "spectator_delay_s": room.spectator_delay_s,
         },
         "seats": seats,
         "match": None if match is None else {"id": match.pk},
@@ -217,6 +218,11 @@ def snapshot_message(rnd: Round, state: RoundState, seat: int | None) -> dict[st
 
 
 NOTICE_KINDS = ("player_left", "player_removed", "table_dissolved")
+
+
+def round_notice(rnd: Round) -> dict[str, Any] | None:
+    """Why ``rnd`` was voided: its public notice, if any (see :func:`snapshot_message`)."""
+    return _notice(rnd)
 
 
 def _notice(rnd: Round) -> dict[str, Any] | None:

@@ -66,6 +66,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 allow_spectators=room.allow_spectators,
                 allow_bots=room.allow_bots,
                 bot_level=room.bot_level,
+                spectator_delay_s=room.spectator_delay_s,
             )
         except TableError as exc:
             form.add_error(None, str(exc))

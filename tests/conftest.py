@@ -32,6 +32,9 @@ def _fresh_state_cache() -> None:
     gameplay = sys.modules.get("tables.gameplay")
     if gameplay is not None:
         gameplay.cache_clear()
+    delayed = sys.modules.get("tables.delayed")  # its replayed states, by round id too
+    if delayed is not None:
+        delayed.cache_clear()
 
 
 @pytest.fixture
