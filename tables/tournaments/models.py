@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
 from tables.models import BotLevel, Match, Room, variant_choices
-from tables.room_options import room_options_validate
+from tables.room_options import SPECTATOR_DELAY_MAX_S, room_options_validate
 
 DEFAULT_PLACEMENT_POINTS = [3, 1, -1, -3]
 """Issue 25: placement points +3/+1/−1/−3 by default, configurable."""
@@ -85,7 +85,7 @@ class Tournament(models.Model):
         help_text=_("0 表示不限时；到时未完成的桌打完当前这盘就结束。"),
     )
     spectator_delay_s = models.PositiveIntegerField(
-        _("观战延迟（秒）"), default=180, validators=[MaxValueValidator(3600)]
+        _("观战延迟（秒）"), default=180, validators=[MaxValueValidator(SPECTATOR_DELAY_MAX_S)]
     )
     duplicate_walls = models.BooleanField(
         _("复式牌墙"), default=False, help_text=_("同一轮的每张桌打同样的牌墙，运气相互抵消。")
@@ -132,7 +132,10 @@ class Tournament(models.Model):
         super().clean()
         if self.variant:
             self.options = room_options_validate(
-                variant=self.variant, options=self.options, base_stake=self.base_stake
+                variant=self.variant,
+                options=self.options,
+                base_stake=self.base_stake,
+                spectator_delay_s=self.spectator_delay_s,
             )
         points = self.placement_points
         if (

@@ -121,7 +121,10 @@ def tournament_create(
         name=name,
         variant=variant,
         options=room_options_validate(
-            variant=variant, options=options or {}, base_stake=base_stake
+            variant=variant,
+            options=options or {},
+            base_stake=base_stake,
+            spectator_delay_s=spectator_delay_s,
         ),
         base_stake=base_stake,
         turn_timeout_s=turn_timeout_s,
@@ -392,6 +395,8 @@ def _table_open(
         allow_spectators=True,
         allow_bots=True,
         bot_level=tournament.bot_level,
+        # Spectators of an event table see it this long ago, every hand open (issue 25).
+        spectator_delay_s=tournament.spectator_delay_s,
         created_by=tournament.created_by,
     )
     room.save()

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import pytest
@@ -30,6 +32,9 @@ pytestmark = [
 ]
 
 T = TypeVar("T")
+
+DELAY_S = 10
+"""The event's spectator delay here (the default is 180 s)."""
 
 
 def _db(work: Callable[[], T]) -> T:
@@ -87,7 +92,7 @@ def test_an_admin_runs_a_two_round_event_to_its_final_standings(
         form.locator('[name="rounds"]').fill("2")
         form.locator('[name="hands_per_round"]').fill("1")
         form.locator('[name="bot_level"]').select_option("easy")
-        form.locator('[name="spectator_delay_s"]').fill("4")
+        form.locator('[name="spectator_delay_s"]').fill(str(DELAY_S))
         form.locator('button[type="submit"]').click()
         admin.wait_for_url(re.compile(r"/tournaments/\d+/manage/$"))
         t = _db(lambda: Tournament.objects.get(name="周末双轮赛"))
@@ -126,6 +131,22 @@ def test_an_admin_runs_a_two_round_event_to_its_final_standings(
         assert len(second) == 3
         assert not set(first) & set(second)
 
+        # A spectator (the admin: a club member who does not play) watches a round-2 table:
+        # nothing of its hands while the deal is younger than the delay, then every hand open.
+        room_id, dealt_at = _db(lambda: _first_table_of(t, 2))
+        watcher = page_for(admin_cookie)
+        watcher.goto(f"{live_url}/tables/{room_id}/")
+        watcher.locator("#table-app").wait_for(state="attached")
+        time.sleep(1.5)  # the socket is open: a live spectator would see the deal by now
+        open_tiles = watcher.locator(".opp-hand .tile[data-tile]")
+        assert _now() < dealt_at + timedelta(seconds=DELAY_S)  # still inside the delay
+        expect(open_tiles).to_have_count(0)
+        expect(watcher.locator("#table-app.has-round")).to_have_count(0)
+        expect(open_tiles.first).to_be_visible(timeout=(DELAY_S + 15) * 1000)
+        assert _now() >= dealt_at + timedelta(seconds=DELAY_S)
+        assert open_tiles.count() >= 3 * 13  # the three other hands, face up
+        watcher.context.close()
+
         # Round 2 finishes; the event is finished; the page's standings are the ledger's.
         _db(lambda: play_out(t))
         admin.goto(f"{live_url}/tournaments/{t.pk}/manage/")
@@ -163,3 +184,17 @@ def _fraction(text: str) -> Any:
 
 def _entrants_in_order(rows: Any) -> list[int]:
     return [int(rows.nth(i).get_attribute("data-entrant") or 0) for i in range(rows.count())]
+
+
+def _now() -> datetime:
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def _first_table_of(t: Any, number: int) -> tuple[int, datetime]:
+    """Table 1 of round ``number``: its room and when its first hand was dealt."""
+    from tables.models import Round, TournamentTable
+
+    table = TournamentTable.objects.get(round__tournament=t, round__number=number, number=1)
+    return table.room_id, Round.objects.get(match_id=table.match_id).started_at

@@ -72,6 +72,12 @@ def test_registration_is_idempotent_and_closes(club, admin_user, members, make_u
 
 
 def test_the_room_options_and_points_are_checked(club, admin_user):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        services.tournament_create(
+            user=admin_user, club=club, name="x", variant="changchun", spectator_delay_s=5000
+        )
     with pytest.raises(TableError):
         services.tournament_create(
             user=admin_user,
@@ -102,6 +108,7 @@ def test_start_seats_three_tables_persists_them_and_tells_each_player(club, admi
         assert match is not None
         assert match.status == Match.Status.PLAYING
         assert match.hands_limit == 1
+        assert table.room.spectator_delay_s == 180  # the event's delay (default 3 minutes)
         seats = {s.index: s for s in Seat.objects.filter(room=table.room)}
         for index, entrant_id in enumerate(table.seats):
             entrant = Entrant.objects.get(pk=entrant_id)
