@@ -15,6 +15,7 @@ each finished table's scores, read from the settlement ledger).
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Collection, Mapping, Sequence
@@ -47,6 +48,8 @@ from tables.room_options import room_options_validate
 from tables.rooms import bot_level_validate
 from tables.tournaments.seating import seating_make
 from tables.tournaments.standings import StandingRow, TableResult, standings_compute
+
+log = logging.getLogger(__name__)
 
 ENDED_BY_ADMIN = "tournament_ended"
 """``Match.end_reason`` of a table whose event an admin ended while it was playing."""
@@ -469,17 +472,25 @@ def table_finished(table: TournamentTable) -> bool:
 
 def _settle_missing(table: TournamentTable) -> None:
     """Settle the table's ended hands whose settlement task has not run yet (lost, or a test
-    without a worker): idempotent, the ledger's unique constraint keeps one per hand. Imported
-    here: the ledger is scoring's, and scoring builds on the tables (not the other way)."""
-    from scoring.services import settle_round
+    without a worker): idempotent, the ledger's unique constraint keeps one per hand. A hand whose
+    settlement failed before is left to scoring's sweeper and its back-off (the table waits, and
+    the failure is in the admin); a new failure is recorded there and logged here. Imported here:
+    the ledger is scoring's, and scoring builds on the tables (not the other way)."""
+    from scoring.services import settle_round_recording
 
     if table.match_id is None:
         return
     unsettled = Round.objects.filter(
-        match_id=table.match_id, status=Round.Status.ENDED, settlement__isnull=True
+        match_id=table.match_id,
+        status=Round.Status.ENDED,
+        settlement__isnull=True,
+        settlement_failure__isnull=True,
     ).values_list("pk", flat=True)
     for round_id in list(unsettled):
-        settle_round(round_id)
+        try:
+            settle_round_recording(round_id)
+        except Exception:  # recorded; the other tables and events go on
+            log.exception("tournament table %s: hand %s could not be settled", table.pk, round_id)
 
 
 def table_scores(table: TournamentTable) -> tuple[int, int, int, int]:

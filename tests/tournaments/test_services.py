@@ -291,3 +291,27 @@ def test_a_duplicate_wall_stays_unpublished_while_another_table_plays_it(
     play_out(t)
     assert client.get(replay).status_code == 200
     assert client.get(f"/api/rounds/{done.pk}/").json()["seed"] == done.seed
+
+
+def test_the_round_clock_ends_a_table_between_hands_at_once(club, admin_user, members):
+    from tables.game import commands
+
+    t = _event(club, admin_user, members[:4], hands_per_round=3, round_clock_min=1)
+    services.tournament_start(tournament=t, actor=admin_user)
+    table = TournamentTable.objects.get(round__tournament=t)
+    Seat.objects.filter(room=table.room, is_bot=False).update(auto_play=True)
+    first = Round.objects.get(match=table.match)
+    for _ in range(2000):  # the first hand only; the settlement pause follows
+        first.refresh_from_db()
+        if first.status != Round.Status.PLAYING:
+            break
+        commands.round_autoplay(round_id=first.pk, version=first.version)
+    assert first.status == Round.Status.ENDED
+    match = Match.objects.get(pk=table.match_id)
+    assert match.status == Match.Status.PLAYING  # two more hands to go
+    later = timezone.now() + timedelta(minutes=2)
+    assert services.tournament_advance(tournament_id=t.pk, now=later) == "clock"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.hands_limit == 1
+    assert services.tournament_advance(tournament_id=t.pk, now=later) == "seated"
