@@ -20,7 +20,7 @@ import random
 import secrets
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -281,24 +281,29 @@ def _rng(tournament: Tournament, number: int) -> random.Random:
     return random.Random(f"{tournament.seed}:{number}")
 
 
-def _ranking(tournament: Tournament, number: int, entrants: Sequence[int]) -> list[int]:
-    """Who ranks where before round ``number``: the standings after the rounds played; round 1
-    by rating (issue 25, optional) when the event asks for it and ratings exist, else the
-    seating draws it at random."""
+def _ranking(
+    tournament: Tournament, number: int, entrants: Sequence[int]
+) -> tuple[list[int], Literal["random", "ranked"]]:
+    """Who ranks where before round ``number``, and how round 1 is seated: the standings after
+    the rounds played; round 1 by rating (issue 25, optional) when the event asks for it and the
+    ratings are installed, else at random (the seating draws it)."""
     if number == 1:
         if tournament.round1 == Tournament.Round1.RATING:
-            return _rating_order(tournament, entrants)
-        return list(entrants)
-    return [row.entrant_id for row in standings_of(tournament, entrants=entrants)]
+            rated = _rating_order(tournament, entrants)
+            if rated is not None:
+                return rated, "ranked"
+        return list(entrants), "random"
+    return [row.entrant_id for row in standings_of(tournament, entrants=entrants)], "ranked"
 
 
-def _rating_order(tournament: Tournament, entrants: Sequence[int]) -> list[int]:
+def _rating_order(tournament: Tournament, entrants: Sequence[int]) -> list[int] | None:
     """Round 1 seeded by rating: the conservative rating of each human entrant in the club and
-    variant, best first; bots and the unrated after them (in entry order)."""
+    variant, best first; bots after them (in entry order). None when the rating of issue 25
+    (``scoring.ratings``) is not installed."""
     try:
         from scoring.ratings import rating_conservative_for
-    except ImportError:  # the rating of issue 25 is not installed: entry order
-        return list(entrants)
+    except ImportError:
+        return None
     users = dict(
         Entrant.objects.filter(pk__in=entrants, user__isnull=False).values_list("pk", "user_id")
     )
@@ -338,14 +343,15 @@ def _round_seat(tournament: Tournament, *, number: int) -> TournamentRound:
             "first_id", "second_id"
         )
     ]
+    ranking, round1 = _ranking(tournament, number, entrants)
     seating = seating_make(
         round_no=number,
-        ranking=_ranking(tournament, number, entrants),
+        ranking=ranking,
         history=_history(tournament, number),
         sat_out_before=sat_out_before,
         forbidden_pairs=forbidden,
         rng=_rng(tournament, number),
-        round1="ranked" if tournament.round1 == Tournament.Round1.RATING else "random",
+        round1=round1,
     )
     the_round = TournamentRound.objects.create(
         tournament=tournament,

@@ -315,3 +315,34 @@ def test_the_round_clock_ends_a_table_between_hands_at_once(club, admin_user, me
     assert match.status == Match.Status.FINISHED
     assert match.hands_limit == 1
     assert services.tournament_advance(tournament_id=t.pk, now=later) == "seated"
+
+
+def test_round_one_seeded_by_rating_spreads_the_best(club, admin_user, members, monkeypatch):
+    """With ratings (``scoring.ratings`` of issue 25, stood in for here) round 1 is seated in
+    snake order: the best and the fourth best share a table, the second and third the other."""
+    import sys
+    import types
+
+    rating = {user.pk: 100.0 - i for i, user in enumerate(members)}
+    fake = types.ModuleType("scoring.ratings")
+    fake.rating_conservative_for = lambda *, club_id, variant, user_ids: {  # type: ignore[attr-defined]
+        u: rating[u] for u in user_ids
+    }
+    monkeypatch.setitem(sys.modules, "scoring.ratings", fake)
+    t = _event(club, admin_user, list(reversed(members)), round1="rating")
+    services.tournament_start(tournament=t, actor=admin_user)
+    ids = {e.user_id: e.pk for e in Entrant.objects.filter(tournament=t)}
+    expected = {
+        frozenset(ids[members[i].pk] for i in (0, 3, 4, 7)),
+        frozenset(ids[members[i].pk] for i in (1, 2, 5, 6)),
+    }
+    assert set(seated_sets(t, 1)) == expected
+
+
+def test_round_one_by_rating_is_random_without_the_ratings(club, admin_user, members, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "scoring.ratings", None)  # an import of it fails
+    t = _event(club, admin_user, members, round1="rating")
+    services.tournament_start(tournament=t, actor=admin_user)
+    assert len(seated_sets(t, 1)) == 2
