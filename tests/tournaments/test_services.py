@@ -346,3 +346,35 @@ def test_round_one_by_rating_is_random_without_the_ratings(club, admin_user, mem
     t = _event(club, admin_user, members, round1="rating")
     services.tournament_start(tournament=t, actor=admin_user)
     assert len(seated_sets(t, 1)) == 2
+
+
+def test_a_seating_cut_short_leaves_nothing_and_the_next_sweep_seats_it(
+    club, admin_user, members, monkeypatch
+):
+    """A worker or clock that dies while seating a round (here: an error at the second table)
+    leaves no half-seated round: the whole step was one transaction, and the next sweep seats
+    the round in full."""
+    t = _event(club, admin_user, members)
+    services.tournament_bots_add(tournament=t, actor=admin_user, count=4)
+    services.tournament_start(tournament=t, actor=admin_user)
+    play_out(t)
+    real = services._table_open
+    calls = {"n": 0}
+
+    def dying(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("killed")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_table_open", dying)
+    rooms_before = Room.objects.count()
+    with pytest.raises(RuntimeError):
+        services.tournament_advance(tournament_id=t.pk)
+    assert not TournamentRound.objects.filter(tournament=t, number=2).exists()
+    assert Room.objects.count() == rooms_before
+    assert TournamentRound.objects.get(tournament=t, number=1).status == "playing"
+    monkeypatch.setattr(services, "_table_open", real)
+    assert services.sweep_tournaments() == [(t.pk, "seated")]
+    assert len(seated_sets(t, 2)) == 3
+    assert Notification.objects.filter(user=members[0]).count() == 2  # rounds 1 and 2, once
