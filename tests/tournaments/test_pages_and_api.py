@@ -167,3 +167,29 @@ def test_the_standings_endpoint_gives_the_finished_event(club, admin_user, membe
         e: (str(p), s) for e, (p, s) in expected.items()
     }
     assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+
+
+def test_the_event_page_in_english(client, club, admin_user, members):
+    t = services.tournament_create(
+        user=admin_user,
+        club=club,
+        name="Weekend",
+        variant="changchun",
+        rounds=1,
+        hands_per_round=1,
+        bot_level="easy",
+    )
+    for user in members[:3]:
+        services.tournament_register(tournament=t, user=user)
+    services.tournament_bots_add(tournament=t, actor=admin_user, count=1, level="easy")
+    services.tournament_start(tournament=t, actor=admin_user)
+    play_out(t)
+    services.tournament_advance(tournament_id=t.pk)
+    members[0].language = "en"
+    members[0].save(update_fields=["language"])
+    client.force_login(members[0])
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    for words in ("Final standings", "Placement points", "Round 1", "Table 1", "Bot"):
+        assert words in page, words
+    assert "最终排名" not in page
+    assert "机器人" not in page
