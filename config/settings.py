@@ -171,6 +171,9 @@ TABLES_STREAM_WATCH_MS = env_int("TABLES_STREAM_WATCH_MS", 1000, minimum=0)
 TABLES_DELAYED_TICK_MS = env_int("TABLES_DELAYED_TICK_MS", 1000, minimum=50)
 # Open table sockets one user may hold at once (tables/presence.py).
 TABLES_MAX_SOCKETS_PER_USER = env_int("TABLES_MAX_SOCKETS_PER_USER", 4, minimum=1)
+# Seconds a seated player may have no table socket open before their seat is freed, outside a
+# match (tables/rooms.py, sweep_absent_seats; inside a match 托管 plays for them instead).
+TABLES_FREE_ABSENT_SEAT_S = env_int("TABLES_FREE_ABSENT_SEAT_S", 60, minimum=1)
 # The largest websocket frame the server reads (uvicorn's --ws-max-size, the launcher): the
 # biggest client message is a few hundred bytes; uvicorn's default (16 MB) was read before refusal.
 WS_MAX_MESSAGE_BYTES = env_int("WS_MAX_MESSAGE_BYTES", 16 * 1024, minimum=1024)
@@ -295,6 +298,9 @@ SPECTACULAR_SETTINGS = {
 # --- Security (``manage.py check --deploy`` passes with DEBUG off) ------------------------------
 SECURE_SSL = env_bool("SECURE_SSL", not DEBUG and not TESTING)
 SECURE_SSL_REDIRECT = SECURE_SSL
+# Health checks (Docker, systemd's watch, a load balancer) ask over plain HTTP on the inside: a
+# redirect to https:// would read as unhealthy (docs/deploy.md).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = SECURE_SSL
 CSRF_COOKIE_SECURE = SECURE_SSL
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if SECURE_SSL else 0, minimum=0)

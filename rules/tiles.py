@@ -22,6 +22,7 @@ kinds      ints         notation
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -110,6 +111,10 @@ def tile_of(rank: int, suit: str) -> Tile:
 
 def tile_name(tile: Tile) -> str:
     """The tile in notation, e.g. ``'5p'``."""
+    return _NAMES[tile]
+
+
+def _name_of(tile: Tile) -> str:
     return f"{rank_of(tile)}{_LETTER_OF_GROUP[suit_of(tile)]}"
 
 
@@ -117,6 +122,9 @@ def tile_name_zh(tile: Tile) -> str:
     """The tile's Chinese name, e.g. ``'五筒'``."""
     return _NAMES_ZH[tile]
 
+
+_NAMES: Final = tuple(_name_of(tile) for tile in range(NUM_KINDS_WITH_FLOWERS))
+"""Every tile's notation, looked up (the judge names every wait of every answer)."""
 
 _DIGITS = frozenset("0123456789")
 
@@ -140,6 +148,45 @@ def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
     ...
     rules.errors.NotationError: suit letter '²' has no digits before it
     """
+    tiles = _parse_plain(text)
+    if tiles is None:
+        tiles = _parse_slow(text)
+    if max_copies is not None:
+        check_copies(tiles, max_copies=max_copies)
+    return tiles
+
+
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z|[1-8]+f)*")
+"""Well-formed notation without spaces: every digit group ends in a letter that has its ranks."""
+_GROUP = re.compile(r"[1-9]+[mpszf]")
+_GROUP_TILES: dict[str, tuple[Tile, ...]] = {}
+"""The tiles of each digit group seen (``"345m"``), so that a hand costs a few look-ups."""
+_GROUP_MEMO_SIZE = 8192
+_BEFORE_FIRST = {"m": -1, "p": 8, "s": 17, "z": 26, "f": FLOWER - 1}
+"""The tile just before rank 1 of each suit letter: ``7z`` is ``26 + 7``."""
+
+
+def _parse_plain(text: str) -> list[Tile] | None:
+    """The tiles of well-formed notation without spaces, or None for anything else (a space, a
+    stray digit, an unknown letter, a rank the suit lacks): the judge reads tens of thousands
+    of hands a second (issue 29), and :func:`_parse_slow` then says exactly what is wrong."""
+    if _PLAIN.fullmatch(text) is None:
+        return None
+    tiles: list[Tile] = []
+    for group in _GROUP.findall(text):
+        known = _GROUP_TILES.get(group)
+        if known is None:
+            before = _BEFORE_FIRST[group[-1]]
+            known = tuple(before + int(digit) for digit in group[:-1])
+            if len(_GROUP_TILES) < _GROUP_MEMO_SIZE:
+                _GROUP_TILES[group] = known
+        tiles.extend(known)
+    return tiles
+
+
+def _parse_slow(text: str) -> list[Tile]:
+    """Parse notation one character at a time, raising :class:`NotationError` on the first
+    thing that is wrong (spaces are skipped)."""
     tiles: list[Tile] = []
     pending: list[int] = []
     for ch in text:
@@ -154,8 +201,6 @@ def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
         pending = []
     if pending:
         raise NotationError(f"digits {''.join(map(str, pending))!r} have no suit letter after them")
-    if max_copies is not None:
-        check_copies(tiles, max_copies=max_copies)
     return tiles
 
 

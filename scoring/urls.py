@@ -13,5 +13,6 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("rounds/<int:round_id>/", views.round_detail, name="round"),
     path("rounds/<int:round_id>/replay/", views.round_replay, name="replay"),
+    path("rounds/<int:round_id>/result.png", views.round_result_image, name="result_image"),
     path("leaderboards/", views.leaderboard, name="leaderboard"),
 ]

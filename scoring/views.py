@@ -20,6 +20,7 @@ from accounts.models import Club
 from scoring import charts, selectors
 from scoring.forms import LeaderboardForm, MatchFilterForm
 from scoring.replay import ReplayMismatch, replay_json
+from scoring.result_image import result_png
 from tables.models import Match, Round
 from tables.selectors import wall_still_in_play
 
@@ -150,6 +151,30 @@ def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
             "names": selectors.player_names(rnd.match.players, rnd.match.bot_levels),
         },
     )
+
+
+@login_required
+def round_result_image(request: HttpRequest, round_id: int) -> HttpResponse:
+    """结算图: the round's settlement as a PNG to share (issue 27); who may see it: as the
+    replay (club members, once the round has ended and is settled)."""
+    rnd = _round_for(request, round_id)
+    if rnd.status != Round.Status.ENDED:
+        raise PermissionDenied("the result is available once the round has ended")
+    rows = [r for r in selectors.ledger_rows_for_match(rnd.match_id) if r.round_id == rnd.pk]
+    if not rows:
+        raise Http404("the round is not settled yet")
+    room = rnd.match.room
+    png = result_png(
+        row=rows[0],
+        names=selectors.player_names(rnd.match.players, rnd.match.bot_levels),
+        variant=rnd.match.get_variant_display(),
+        room=room.name,
+        club=room.club.name,
+    )
+    response = HttpResponse(png, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="queyou-round-{rnd.pk}.png"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
 
 
 @login_required

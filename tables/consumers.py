@@ -33,7 +33,17 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from accounts import membership
-from tables import delayed, gameplay, notify, presence, protocol, rooms, selectors, stream_watch
+from tables import (
+    delayed,
+    gameplay,
+    notify,
+    phrases,
+    presence,
+    protocol,
+    rooms,
+    selectors,
+    stream_watch,
+)
 from tables.errors import TableError
 from tables.game import commands, store
 from tables.models import Room, Round
@@ -357,7 +367,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if error is not None:
             await self._reply_error(*error)
 
+    async def on_phrase(self, fields: dict[str, Any]) -> None:
+        """快捷语: a quick phrase to the table (:func:`tables.phrases.phrase_send` checks it)."""
+        error = await self._db(self._phrase, fields["phrase"])
+        if error is not None:
+            await self._reply_error(*error)
+
     # --- server -> client ---------------------------------------------------------------------
+
+    async def table_phrase(self, message: dict[str, Any]) -> None:
+        """Group message: a seat sent a quick phrase; every viewer of the table is shown it."""
+        await self._send_all([message["message"]])
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Group message: something changed in the room; send this viewer what is new."""
@@ -741,6 +761,13 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             rooms.seat_set_ready(
                 room=Room.objects.get(pk=self.room_id), user=self.user, ready=ready
             )
+        except TableError as exc:
+            return (exc.code, str(exc))
+        return None
+
+    def _phrase(self, phrase: int) -> tuple[str, str] | None:
+        try:
+            phrases.phrase_send(room_id=self.room_id, user=self.user, phrase=phrase)
         except TableError as exc:
             return (exc.code, str(exc))
         return None

@@ -137,16 +137,28 @@ def _remember(key: tuple[int, int], state: RoundState, round_id: int, dealt: int
 
 
 def _replayed(rnd: Round, actions: int) -> RoundState:
-    """The state after the deal and the first ``actions`` logged actions."""
+    """The state after the deal and the first ``actions`` logged actions: from the nearest
+    earlier point of the round this process replayed (a delayed stream moves forward a few
+    actions at a time), else from the seed."""
     with _lock:
         cached = _cache.get((rnd.pk, actions))
+        earlier = max(
+            (n for round_id, n in _cache if round_id == rnd.pk and 0 < n < actions), default=None
+        )
+        start = None if earlier is None else _cache[(rnd.pk, earlier)]
+        dealt = _deals.get(rnd.pk)
     if cached is not None:
         return cached
     if actions == rnd.action_count and actions:
         return store.load_state(rnd)  # the round's own state (cached by the process)
-    steps = store.replay_steps(rnd, actions=store.round_actions(rnd)[:actions])
-    _remember((rnd.pk, actions), steps[-1].state, rnd.pk, len(steps[0].events))
-    return steps[-1].state
+    if earlier is not None and start is not None and dealt is not None:
+        following = store.round_actions(rnd, after=earlier)[: actions - earlier]
+        state = gameplay.replay_onto(start, following)
+    else:
+        steps = store.replay_steps(rnd, actions=store.round_actions(rnd)[:actions])
+        state, dealt = steps[-1].state, len(steps[0].events)
+    _remember((rnd.pk, actions), state, rnd.pk, dealt)
+    return state
 
 
 def _deal_events(rnd: Round) -> int:

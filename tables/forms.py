@@ -34,9 +34,12 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
         super().__init__(*args, **kwargs)
         club_field = self.fields["club"]
         assert isinstance(club_field, forms.ModelChoiceField)
-        club_field.queryset = Club.objects.filter(pk__in=membership.active_club_ids(user)).order_by(
-            "name"
-        )
+        clubs = Club.objects.filter(pk__in=membership.active_club_ids(user)).order_by("name")
+        club_field.queryset = clubs
+        only = list(clubs.values_list("pk", flat=True)[:2])
+        if len(only) == 1 and self.initial.get("club") is None:
+            # The only club is chosen already: nothing to pick (issue 27).
+            self.initial["club"] = only[0]
         optional_bot_level(self)
         optional_spectator_delay(self)
         self.user = user

@@ -137,6 +137,8 @@ class Seat(models.Model):
     A seat row exists only while someone sits in it; standing up deletes it. ``auto_play`` is 托管:
     the server plays the seat's default action at once until the player clicks "I'm back"; it is
     switched on after ``AUTO_PLAY_AFTER_TIMEOUTS`` timeouts in a row (brief, issue 5).
+    ``absent_since``: when the player last closed the table (no socket left); outside a match
+    the seat is freed after ``TABLES_FREE_ABSENT_SEAT_S`` (:func:`tables.rooms.sweep_absent_seats`).
     """
 
     room = models.ForeignKey(
@@ -161,6 +163,12 @@ class Seat(models.Model):
     auto_play = models.BooleanField(_("托管"), default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(_("连续超时"), default=0)
     connected = models.BooleanField(_("在线"), default=False)
+    absent_since = models.DateTimeField(
+        _("离线时间"),
+        null=True,
+        blank=True,
+        help_text=_("玩家关闭牌桌的时间；开局前离线太久的座位会被释放。"),
+    )
     joined_at = models.DateTimeField(_("入座时间"), auto_now_add=True)
 
     class Meta:

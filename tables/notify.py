@@ -191,6 +191,14 @@ def notifications_collected() -> Iterator[list[Notification]]:
         _local.collected = None
 
 
+def room_broadcast(room_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` (a channel-layer message with its ``type``) to every socket of the room
+    now, outside any outbox: for what changes nothing in the database (a quick phrase,
+    :mod:`tables.phrases`). From a socket's database thread it is collected and sent by the
+    socket's event loop like every notification."""
+    _deliver(room_group(room_id), message)
+
+
 async def notifications_send(notifications: list[Notification]) -> None:
     """Send notifications collected by :func:`notifications_collected` (already committed)."""
     layer = get_channel_layer()

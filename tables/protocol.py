@@ -116,6 +116,7 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "ready": {"ready": ((bool,), False)},
     "back": {},
     "ping": {},
+    "phrase": {"phrase": ((int,), True)},
 }
 
 

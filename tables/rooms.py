@@ -7,9 +7,12 @@ Every change runs in one transaction (:func:`tables.notify.transact`) holding th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError
+from django.utils import timezone
 
 from accounts import membership
 from accounts.models import Club
@@ -281,7 +284,8 @@ def seat_presence_sync(*, room_id: int) -> bool:
     Called when a socket opens or closes, and by the clock (:func:`sweep_presence`) for the
     sockets that expired unannounced (a killed ASGI worker). One ``UPDATE`` per changed value,
     conditioned on the old value, so concurrent syncs never fight; unknown presence (Redis
-    unreachable) changes nothing."""
+    unreachable) changes nothing. A seat going offline gets ``absent_since`` (the moment its
+    player closed the table, :func:`sweep_absent_seats`); coming back clears it."""
     seats = Seat.objects.filter(room_id=room_id, is_bot=False)
     rows = list(seats.values_list("pk", "user_id", "connected"))
     online = presence.users_online(room_id, [user_id for _pk, user_id, _shown in rows])
@@ -291,7 +295,9 @@ def seat_presence_sync(*, room_id: int) -> bool:
     for value in (True, False):
         stale = [pk for pk, user, shown in rows if (user in online) == value and shown != value]
         if stale:
-            changed += seats.filter(pk__in=stale, connected=not value).update(connected=value)
+            changed += seats.filter(pk__in=stale, connected=not value).update(
+                connected=value, absent_since=None if value else timezone.now()
+            )
     if changed:
         notify_room(room_id)
     return bool(changed)
@@ -299,6 +305,59 @@ def seat_presence_sync(*, room_id: int) -> bool:
 
 def sweep_presence() -> list[int]:
     """The clock, every few seconds: rooms where a seat shown online has no live socket any
-    more (or the other way round); returns the ids of the rooms it changed."""
+    more (or the other way round), then the seats freed for absence (:func:`sweep_absent_seats`);
+    returns the ids of the rooms it changed."""
     rooms = Seat.objects.filter(is_bot=False, connected=True).values_list("room_id", flat=True)
-    return [room_id for room_id in sorted(set(rooms)) if seat_presence_sync(room_id=room_id)]
+    synced = [room_id for room_id in sorted(set(rooms)) if seat_presence_sync(room_id=room_id)]
+    return sorted(set(synced) | set(sweep_absent_seats()))
+
+
+def absent_seat_timeout_s() -> int:
+    """``TABLES_FREE_ABSENT_SEAT_S``: how long a seated player may have closed the table before
+    the seat is freed (outside a match)."""
+    return int(settings.TABLES_FREE_ABSENT_SEAT_S)
+
+
+def seat_free_if_absent(*, room_id: int, seat_id: int, now: datetime | None = None) -> bool:
+    """Free one seat whose player closed the table more than :func:`absent_seat_timeout_s` ago,
+    if no match is in play (issue 27: "a player who closed the tab keeps the seat: the lobby lists
+    the room 4/4 人 等待开局 — free the seat of an absent player before the first deal after a
+    timeout; 托管 only inside a match"). Everything is checked again under the room's row lock
+    and presence is asked once more (a player who came back keeps the seat; Redis unreachable:
+    nothing is freed), so running it twice or late changes nothing. True if it freed the seat."""
+    moment = now or timezone.now()
+    limit = moment - timedelta(seconds=absent_seat_timeout_s())
+
+    def run() -> bool:
+        locked = lock_room(room_id)
+        seat = Seat.objects.filter(
+            pk=seat_id, room=locked, is_bot=False, connected=False, absent_since__lte=limit
+        ).first()
+        if seat is None or seat.user_id is None:
+            return False
+        if Match.objects.filter(room=locked, status=Match.Status.PLAYING).exists():
+            return False  # inside a match the seat plays on in 托管
+        if presence.users_online(room_id, [seat.user_id]) != set():
+            return False  # back at the table, or Redis cannot say
+        stand_up(locked, seat, reason=PLAYER_LEFT)
+        return True
+
+    return transact(run)
+
+
+def sweep_absent_seats(*, now: datetime | None = None) -> list[int]:
+    """The clock: free the seats of players absent for longer than the timeout in rooms with no
+    match in play (:func:`seat_free_if_absent`); returns the ids of the rooms it changed."""
+    moment = now or timezone.now()
+    limit = moment - timedelta(seconds=absent_seat_timeout_s())
+    candidates = (
+        Seat.objects.filter(is_bot=False, connected=False, absent_since__lte=limit)
+        .exclude(room__matches__status=Match.Status.PLAYING)
+        .values_list("room_id", "pk")
+    )
+    freed = {
+        room_id
+        for room_id, seat_id in list(candidates)
+        if seat_free_if_absent(room_id=room_id, seat_id=seat_id, now=moment)
+    }
+    return sorted(freed)

@@ -77,6 +77,21 @@ def playing_match(room_id: int) -> Match | None:
     return Match.objects.filter(room_id=room_id, status=Match.Status.PLAYING).first()
 
 
+def match_scores(match: Match) -> dict[str, Any]:
+    """The match in play as the seat plates show it (issue 27: "the running match score on each
+    seat plate"): each seat's total over its ended rounds (the rounds' own nets, known at once,
+    not waiting for the ledger) and ``through``, the number of the last round counted (the page
+    adds the round just ended itself when it is not counted yet)."""
+    totals = [0, 0, 0, 0]
+    through = 0
+    ended = Round.objects.filter(match=match, status=Round.Status.ENDED)
+    for number, nets in ended.values_list("number", "result__nets"):
+        if isinstance(nets, list) and len(nets) == 4:
+            totals = [total + int(net) for total, net in zip(totals, nets, strict=True)]
+            through = max(through, number)
+    return {"id": match.pk, "totals": totals, "through": through}
+
+
 def table_state(room: Room) -> dict[str, Any]:
     """The room, its four seats and the match in play as every viewer sees them, plus who sits
     where (``seat_users``, server side only) and where the room's round stream stands
@@ -115,7 +130,7 @@ def table_state(room: Room) -> dict[str, Any]:
             "spectator_delay_s": room.spectator_delay_s,
         },
         "seats": seats,
-        "match": None if match is None else {"id": match.pk},
+        "match": None if match is None else match_scores(match),
         "seat_users": seat_users,
         "round": None if rnd is None else [rnd["pk"], rnd["last_seq"], rnd["status"]],
     }

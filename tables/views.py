@@ -9,13 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from accounts import membership
 from accounts.codes import normalize_code
-from tables import rooms, selectors
+from tables import phrases, rooms, selectors
 from tables.errors import TableError
 from tables.forms import JoinRoomForm, RoomForm
 from tables.models import Room
@@ -98,6 +99,12 @@ def room(request: HttpRequest, room_id: int) -> HttpResponse:
             "room": the_room,
             "my_seat": selectors.seat_of(the_room.pk, request.user),
             "table": selectors.table_message(the_room, request.user.pk),
+            # What static/tables/extras.js needs: the quick phrases in the page's language and
+            # where a round's result picture is (round 0 stands for the round's id).
+            "extras": {
+                "phrases": phrases.phrase_texts(),
+                "result_url": reverse("scoring:result_image", args=[0]),
+            },
         },
     )
 

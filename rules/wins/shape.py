@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rules.engine.flow import Flow
+from rules.hand import TingContext, TingVerdict
 from rules.i18n import N_, Label
 from rules.labels import COMMON_REASONS
+from rules.shapes import shape_waits
+from rules.tiles import NUM_KINDS
 from rules.variant import Variant
-from rules.wins.base import HandRules
+from rules.wins.base import HandRules, meld_counts
 
 
 class ShapeRules(HandRules):
@@ -27,6 +30,23 @@ class ShapeRules(HandRules):
         """A 13-tile hand, or a 16-tile one (five sets and a pair), as judge.md says."""
         return (13, 16)
 
+    def judge_ting(self, ctx: TingContext) -> TingVerdict:
+        """Every shape wait is a legal win here (only ``not_complete`` can fail, and a wait
+        completes the hand), so the waits are the answer without asking each one again as a
+        win (:meth:`HandRules.judge_ting` does, for variants with conditions; issue 29)."""
+        counts = [0] * NUM_KINDS
+        for tile in ctx.concealed:
+            counts[tile] += 1
+        waits = tuple(sorted(shape_waits(counts)))
+        if ctx.melds:
+            in_melds = meld_counts(ctx.melds)
+            waits = tuple(t for t in waits if counts[t] + in_melds[t] < 4)
+        else:
+            waits = tuple(t for t in waits if counts[t] < 4)
+        if not waits:
+            return TingVerdict(waits=(), ting_allowed=False, reason="not_ready")
+        return TingVerdict(waits=waits, ting_allowed=True)
+
 
 SHAPE = Variant(
     key="shape",
@@ -36,3 +56,6 @@ SHAPE = Variant(
     options=(),
     reasons=COMMON_REASONS,
 )
+
+VARIANT = SHAPE
+"""The name the registry reads in a variant's package (:mod:`rules.registry`)."""

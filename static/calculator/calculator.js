@@ -96,6 +96,8 @@ function start() {
     payer: () => _("点炮"),
   };
   const t = (key, ...args) => fmt(TEXT[key] ? TEXT[key]() : key, ...args);
+  // Seats are numbered from 1 for people (座位 1–4); the engine's index is 0–3 (issue 27).
+  const seatName = (index) => t("seat", Number(index) + 1);
 
   // --- tiles: the shared pictures and notation (../js/tiles.js) ---------------------------------
   const SUITS = "mps";
@@ -190,7 +192,7 @@ function start() {
   const meldTiles = () => S.melds.flatMap((m) => m.tiles);
   const copies = (name) => [...S.hand, ...meldTiles()].filter((n) => n === name).length;
   const winSize = () => (VARIANTS[S.variant].hand_size || 13) + 1 - 3 * S.melds.length;
-  const seats = [0, 1, 2, 3].map((s) => [s, t("seat", s)]);
+  const seats = [0, 1, 2, 3].map((s) => [s, seatName(s)]);
 
   // --- setup: variant and options ---------------------------------------------------------------
   function renderSetup() {
@@ -462,7 +464,7 @@ function start() {
         renderAll();
       });
       item.append(el("span", "calc-meld-kind", kind), tilesBox);
-      if (m.from !== null && m.from !== "") item.append(el("span", "muted small", t("seat", m.from)));
+      if (m.from !== null && m.from !== "") item.append(el("span", "muted small", seatName(m.from)));
       item.append(remove);
       list.append(item);
     });
@@ -573,7 +575,7 @@ function start() {
     const opened = el("div", "calc-opened");
     opened.append(el("span", "calc-label", t("opened")));
     for (let s = 0; s < 4; s += 1) {
-      opened.append(field(t("seat", s), checkbox(`opened_${s}`, S.opened[s], (v) => { S.opened[s] = v; schedule(); })));
+      opened.append(field(seatName(s), checkbox(`opened_${s}`, S.opened[s], (v) => { S.opened[s] = v; schedule(); })));
     }
     box.append(opened);
     ui.win.replaceChildren(el("h2", "small", t("win")), box);
@@ -715,7 +717,7 @@ function start() {
       if (seat === c.winner) marks.push(t("you"));
       if (seat === c.dealer) marks.push(t("dealer_mark"));
       if (c.discarder === seat) marks.push(t("payer"));
-      payHead.append(el("th", "", t("seat", seat) + (marks.length ? ` (${marks.join(", ")})` : "")));
+      payHead.append(el("th", "", seatName(seat) + (marks.length ? ` (${marks.join(", ")})` : "")));
       const cell = el("td", `num ${amount > 0 ? "plus" : amount < 0 ? "minus" : ""}`, (amount > 0 ? "+" : "") + amount);
       cell.dataset.seat = String(seat);
       payRow.append(cell);

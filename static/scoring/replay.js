@@ -1,10 +1,11 @@
 // The replay viewer (回放): steps through the frames built by scoring/replay.py (one per action,
 // every hand visible) and tells each step in words and tiles, never in codes. Keyboard: ← → Home
-// End. Shares the tiles, words and events of the live table (../js/).
+// End, Space (play/pause). Shares the tiles, words and events of the live table (../js/).
 
 import { _, fmt, label } from "../js/i18n.js";
 import { tileEl } from "../js/tiles.js";
 import { describe, endingWords } from "../js/events.js";
+import { createAutoplay } from "./autoplay.js";
 
 const root = document.getElementById("replay");
 const source = document.getElementById("replay-data");
@@ -119,20 +120,44 @@ function start() {
     if (last) ending.textContent = data.winner === null ? _("荒庄（流局），没有人胡牌") : endingWords({ winner: data.winner, discarder: data.discarder, win_by: data.win_by, tile: data.win_tile }, nameOf);
   }
 
+  // Auto-play (issue 27): play/pause and a speed; a step by hand pauses it.
+  const playButton = root.querySelector("[data-play]");
+  const speedSelect = root.querySelector("[data-speed]");
+  const player = createAutoplay({
+    advance: () => render(current + 1),
+    atEnd: () => current >= frames.length - 1,
+    rewind: () => render(0),
+    onChange: (playing) => {
+      if (!playButton) return;
+      playButton.setAttribute("aria-pressed", String(playing));
+      playButton.textContent = playing ? _("暂停") : _("播放");
+    },
+  });
+  if (playButton) playButton.addEventListener("click", () => player.toggle());
+  if (speedSelect) {
+    player.setSpeed(speedSelect.value);
+    speedSelect.addEventListener("change", () => player.setSpeed(speedSelect.value));
+  }
+  const byHand = (index) => {
+    player.pause();
+    render(index);
+  };
+
   slider.max = String(frames.length - 1);
-  slider.addEventListener("input", () => render(parseInt(slider.value, 10)));
+  slider.addEventListener("input", () => byHand(parseInt(slider.value, 10)));
   root.querySelectorAll("[data-step]").forEach((button) => {
     button.addEventListener("click", () => {
       const step = button.dataset.step;
-      render(step === "first" ? 0 : step === "last" ? frames.length - 1 : current + (step === "next" ? 1 : -1));
+      byHand(step === "first" ? 0 : step === "last" ? frames.length - 1 : current + (step === "next" ? 1 : -1));
     });
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target && /INPUT|SELECT|TEXTAREA/.test(e.target.tagName) && e.target !== slider) return;
-    if (e.key === "ArrowRight") render(current + 1);
-    else if (e.key === "ArrowLeft") render(current - 1);
-    else if (e.key === "Home") render(0);
-    else if (e.key === "End") render(frames.length - 1);
+    if (e.target && /INPUT|SELECT|TEXTAREA|BUTTON/.test(e.target.tagName) && e.target !== slider) return;
+    if (e.key === "ArrowRight") byHand(current + 1);
+    else if (e.key === "ArrowLeft") byHand(current - 1);
+    else if (e.key === "Home") byHand(0);
+    else if (e.key === "End") byHand(frames.length - 1);
+    else if (e.key === " ") player.toggle();
     else return;
     e.preventDefault();
   });

@@ -298,4 +298,5 @@ ui.helpToggle.addEventListener("click", () => {
 app.tableState = () => state;
 app.tableSocket = socket;
 app.tableLegal = () => legal(state);
+app.tableAct = hooks.act; // a move through the normal path (./extras.js: the auto toggles)
 socket.connect();

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0013_match_bot_levels'),
+        ('tables', '0014_seat_absent_since'),
     ]
 
     operations = [

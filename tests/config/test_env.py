@@ -118,3 +118,21 @@ def test_postgres_gets_a_connection_pool_and_sqlite_does_not():
     assert "OPTIONS" not in postgres.as_django(pool_size=0)
     sqlite = parse_database_url("sqlite:///var/x.sqlite3", base_dir=BASE_DIR)
     assert "pool" not in sqlite.as_django(pool_size=20)["OPTIONS"]
+
+
+def test_database_url_options_and_socket_hosts_come_through_dj_database_url():
+    """Issue 28: ``DATABASE_URL`` is parsed by dj-database-url, so a managed PostgreSQL's
+    ``?sslmode=require`` and a Unix socket directory as host reach Django."""
+    managed = parse_database_url(
+        "postgres://app:s%2Fcret@db.example:6432/queyou?sslmode=require", base_dir=BASE_DIR
+    ).as_django(pool_size=5)
+    assert managed["OPTIONS"]["sslmode"] == "require"
+    assert managed["OPTIONS"]["pool"]["max_size"] == 5
+    assert (managed["PASSWORD"], managed["PORT"]) == ("s/cret", "6432")
+    socket = parse_database_url("postgres://app@%2Fvar%2Frun%2Fpostgresql/q", base_dir=BASE_DIR)
+    assert socket.as_django()["HOST"] == "/var/run/postgresql"
+
+
+def test_sqlite_test_database_is_named_per_process():
+    config = parse_database_url("sqlite:///var/db.sqlite3", base_dir=Path("/p")).as_django()
+    assert config["TEST"] == {"NAME": f"/p/var/db.test-{os.getpid()}.sqlite3"}

@@ -176,3 +176,27 @@ def test_an_option_the_variant_does_not_have_is_ignored_even_with_a_bad_value():
     """``shape`` has no cap: ``{"cap": "x"}`` is an unknown key there, not a crash (judge.md)."""
     result = answer(variant="shape", hand="11123455678999m", win_tile="5m", options={"cap": "x"})
     assert result == {"id": "g", "legal": True, "fan": {}, "total": 0, "payments": [0, 0, 0, 0]}
+
+
+def test_a_program_talking_to_the_judge_gets_each_answer_before_its_next_line() -> None:
+    """Answers from standard input are flushed while no further line waits (issue 29 writes a
+    file's answers in blocks; a program asking one case at a time must not hang)."""
+    judge = subprocess.Popen(
+        [sys.executable, "-m", "rules", "judge"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert judge.stdin is not None
+    assert judge.stdout is not None
+    try:
+        for n in range(3):
+            case = {"id": n, "kind": "ting", "variant": "shape", "dealer": 0, "winner": 0}
+            judge.stdin.write(json.dumps({**case, "hand": "1112345678999m"}) + "\n")
+            judge.stdin.flush()
+            answer = json.loads(judge.stdout.readline())
+            assert answer["id"] == n
+            assert len(answer["waits"]) == 9
+    finally:
+        judge.stdin.close()
+        judge.wait(timeout=30)

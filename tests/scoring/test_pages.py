@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -323,3 +324,11 @@ def test_a_chengma_match_shows_its_payment_lines_and_is_on_its_leaderboard(
     assert 'class="payment-list"' in response.content.decode()
     board = client.get(reverse("scoring:leaderboard"), {"variant": "chengma", "period": "all"})
     assert len(board.context["rows"]) == 4
+
+
+def test_the_match_page_numbers_seats_from_one(client, players, played):
+    match, _rounds = played
+    client.force_login(players[0])
+    body = client.get(reverse("scoring:match", args=[match.pk])).content.decode()
+    totals = body[body.index('class="ledger totals"') : body.index("</table>")]
+    assert re.findall(r"<tr><td>(\d)</td>", totals) == ["1", "2", "3", "4"]

@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from rules.registry import VARIANTS
 from tables import bots, gameplay, protocol, rooms
 from tables.game import commands
-from tables.models import Round
+from tables.models import Room, Round
 from tests.tables.helpers import (
     concealed_kong_seed,
     fresh,
@@ -278,11 +278,40 @@ def _next_round(rnd: Round, players: list[Any]) -> Round:
     return Round.objects.select_related("match__room").get(match=rnd.match, number=rnd.number + 1)
 
 
+def _open_leaks(message: dict[str, Any]) -> list[str]:
+    """What a delayed spectator (every hand open, issue 25) must still never see before the
+    end: the wall, the salt, the seed, who is asked to claim, a hint, an action."""
+    found: list[str] = []
+    ended = (
+        message.get("status") in ("ended", "aborted")
+        or message.get("phase") == "ended"
+        or (message["type"] == "event" and message["event"]["kind"] == "round_ended")
+    )
+    if ended:
+        return found
+    for path, value in walk(message):
+        if value in ("wall", "salt", "asked", "you_are_asked", "you_answered", "hint") or (
+            value == "seed" and message.get("seed") is not None
+        ):
+            found.append(f"{path}: {value}")
+    if message["type"] == "decision" and message["legal_actions"]:
+        found.append("a spectator was offered actions")
+    return found
+
+
 async def _watch_and_play(
-    first: Round, players: list[Any], make_user: Any, rounds: int, move: Move | None = None
+    first: Round,
+    players: list[Any],
+    make_user: Any,
+    rounds: int,
+    move: Move | None = None,
+    delayed_to: list[dict[str, Any]] | None = None,
 ) -> tuple[dict[int | None, list[dict[str, Any]]], set[str], int]:
     """Four players and a spectator watch ``rounds`` whole rounds (played by ``move`` where
-    given, see :func:`_step`); every message they got."""
+    given, see :func:`_step`); every message they got. With ``delayed_to`` (a list the messages
+    of the spectator go to) the room has a spectator delay whose time has passed for every move
+    (the caller moves :func:`tables.delayed.clock`): the spectator watches with every hand open
+    and is checked for what it must still not see; the seats exactly as in an ordinary room."""
     from accounts.models import Membership
 
     @sync_to_async
@@ -293,7 +322,14 @@ async def _watch_and_play(
 
     room_id = first.match.room_id
     viewers: list[tuple[int | None, Any]] = [(i, players[i]) for i in range(4)]
-    viewers.append((None, await watcher()))
+    late = None
+    if delayed_to is None:
+        viewers.append((None, await watcher()))
+    else:
+        await sync_to_async(Room.objects.filter(pk=room_id).update)(spectator_delay_s=60)
+        late, connected = await connect(room_id, await watcher())
+        assert connected
+        await send(late, {"type": "hello"})
     socks = []
     for seat, user in viewers:
         comm, connected = await connect(room_id, user)
@@ -325,6 +361,20 @@ async def _watch_and_play(
             received[seat] += await drain_until(comm, over)
         received[seat] += await drain(comm)
         await comm.disconnect()
+    if late is not None and delayed_to is not None:
+        delayed_to += await drain_until(late, over)
+        await late.disconnect()
+        for message in delayed_to:
+            assert _open_leaks(message) == [], message
+        views = [m.get("view") or m.get("decision", {}).get("view") for m in delayed_to]
+        assert any(v and all("concealed" in seat for seat in v["seats"]) for v in views)
+        ends = [
+            m for m in delayed_to if m["type"] == "event" and m["event"]["kind"] == "round_ended"
+        ]
+        assert len(ends) == rounds
+        assert sum(m["type"] == "snapshot" for m in delayed_to) == rounds
+        _check_chain(delayed_to, 0)
+        await _assert_no_secret_values_before_the_end({None: delayed_to})
     kinds: set[str] = set()
     for seat, messages in received.items():
         for message in messages:
@@ -337,6 +387,35 @@ async def _watch_and_play(
         _check_chain(messages, 0)
     await _assert_no_secret_values_before_the_end(received)
     return received, kinds, steps
+
+
+@pytest.mark.parametrize("variant", ["changchun", "chengma"])
+async def test_a_delayed_spectator_sees_every_hand_but_no_secret_over_whole_rounds(
+    variant: str,
+    players: list[Any],
+    make_club: Any,
+    make_user: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
+) -> None:
+    """Issue 25: a room with a spectator delay. Its delayed spectator (the delay passed for
+    every move) gets every hand and the whole stream of each round, never the wall, the salt,
+    the seed or a claim's askees before the end; the seats and the live spectator of the same
+    room are scanned exactly as in an ordinary room."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables import delayed
+
+    settings.TABLES_DELAYED_TICK_MS = 50
+    monkeypatch.setattr(delayed, "clock", lambda: timezone.now() + timedelta(seconds=61))
+    first = await sync_to_async(_dealt)(variant, players, make_club)
+    late: list[dict[str, Any]] = []
+    _, kinds, _ = await _watch_and_play(first, players, make_user, rounds=2, delayed_to=late)
+    assert {"draw", "discard", "round_ended"} <= kinds
+    opened = [m["event"] for m in late if m["type"] == "event" and m["event"]["kind"] == "draw"]
+    assert {e["seat"] for e in opened if "tile" in e} == {0, 1, 2, 3}
 
 
 async def test_no_message_leaks_a_hidden_tile_over_whole_rounds(

@@ -239,3 +239,26 @@ async def test_a_delayed_spectator_sees_a_round_end_before_the_next_round(
     assert messages[-1]["type"] == "snapshot"
     assert messages[-1]["round_id"] == second.pk
     await comm.disconnect()
+
+
+async def test_lifting_the_delay_turns_the_stream_live_at_the_next_tick(
+    playing: Round, make_user: Any, now: datetime
+) -> None:
+    room_id = playing.match.room_id
+    await sync_to_async(_delay)(room_id, DELAY_S)
+    boundaries = await sync_to_async(_play)(playing, 8)
+    await sync_to_async(_age)(
+        playing, upto_seq=boundaries[2], at=now - timedelta(seconds=DELAY_S + 5)
+    )
+    comm, connected = await connect(room_id, await _watcher(playing, make_user))
+    assert connected
+    await send(comm, {"type": "hello"})
+    behind = await until(comm, "snapshot")
+    assert behind["seq"] == boundaries[2]
+    await sync_to_async(_delay)(room_id, 0)
+    live = await until(comm, "snapshot")
+    rnd = await sync_to_async(fresh)(playing)
+    assert live["seq"] == rnd.last_seq
+    assert "delay_s" not in live
+    assert not any("concealed" in seat for seat in live["decision"]["view"]["seats"])
+    await comm.disconnect()
