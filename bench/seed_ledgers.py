@@ -327,7 +327,10 @@ def measure(repeat: int) -> None:
             "board: one club, sorted by rating",
             lambda: selectors.leaderboard_rows(club=club, order="rating"),
         ),
-        ("ratings only: all clubs, all time", lambda: selectors.elo_ratings()),
+        (
+            "board: one club, one variant, sorted by rating",
+            lambda: selectors.leaderboard_rows(club=club, variant="siping", order="rating"),
+        ),
         (
             "my matches: first page of 20",
             lambda: list(selectors.matches_for_user(player)[:20]),

@@ -10,7 +10,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from accounts.api import ClubViewSet, MembershipViewSet, MeView, TokenView
-from scoring.api import LeaderboardView, MatchViewSet, RoundViewSet
+from scoring.api import LeaderboardView, MatchViewSet, PlayerRatingsView, RoundViewSet
 from tables.api import RoomViewSet
 from tables.calculator import JudgeView
 from tables.tournaments.api import TournamentViewSet
@@ -27,6 +27,7 @@ urlpatterns = [
     path("me/", MeView.as_view(), name="api-me"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
     path("leaderboards/", LeaderboardView.as_view(), name="api-leaderboards"),
+    path("players/<str:user_id>/ratings/", PlayerRatingsView.as_view(), name="api-player-ratings"),
     path("judge/", JudgeView.as_view(), name="api-judge"),
     path("", include(router.urls)),
 ]

@@ -13,13 +13,14 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
-from scoring import selectors
+from scoring import ratings, selectors
 from scoring.labels import win_by_label
 from scoring.models import (
     FanItem,
     KongPayment,
     LedgerEntry,
     PaymentLine,
+    RatingState,
     RoundSettlement,
     SettlementFailure,
 )
@@ -226,3 +227,25 @@ class SettlementFailureAdmin(ReadOnlyLedgerAdmin):
     list_display = ("round", "attempts", "failed_at", "next_attempt_at", "last_error")
     list_select_related = ("round",)
     search_fields = ("last_error",)
+
+
+@admin.register(RatingState)
+class RatingStateAdmin(ReadOnlyLedgerAdmin):
+    """等级分: each player's (and bot level's) rating per club and variant (issue 25); computed
+    from the ledger, never edited: ``manage.py rating_recompute`` rebuilds it."""
+
+    list_display = ("player", "club", "variant", "shown", "games", "mu", "sigma", "updated_at")
+    list_filter = (club_filter("club"), "variant", "bot")
+    list_select_related = ("club", "user")
+    search_fields = ("user__username", "user__display_name")
+    ordering = ("club", "variant", "-mu")
+
+    @admin.display(description=_("玩家"), ordering="user__username")
+    def player(self, obj: RatingState) -> str:
+        if obj.user is not None:
+            return str(obj.user.public_name)
+        return ratings.bot_level_name(obj.bot)
+
+    @admin.display(description=_("等级分"))
+    def shown(self, obj: RatingState) -> str:
+        return f"{ratings.display(obj.conservative):.0f}"

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from datetime import date
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -30,7 +30,8 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
-from scoring import selectors
+from rules import review as rules_review
+from scoring import ratings, reviews, selectors
 from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
 from tables import bot_names
@@ -269,9 +270,58 @@ class EventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     payload = serializers.DictField()
 
 
+class ReviewDecisionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    step = serializers.IntegerField(help_text="The replay step (frame) the decision was taken on.")
+    kind = serializers.CharField(
+        help_text="discard, ting, kong, win, claim, void, exchange, chen or other."
+    )
+    played = serializers.DictField(help_text="The action played (the engine's JSON).")
+    bot = serializers.DictField(help_text="The hard bot's choice from the same seat view.")
+    agree = serializers.BooleanField()
+    marks = serializers.ListField(
+        child=serializers.ChoiceField(choices=rules_review.MARKS),
+        help_text="Why the decision is worth another look (empty: it is not).",
+    )
+    candidates = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Discards only: each candidate tile with shanten, effective tiles "
+        "([tile, unseen copies]), their total and the reasons a ready shape cannot win.",
+    )
+    best = serializers.CharField(required=False, allow_null=True)
+    tile = serializers.CharField(required=False, help_text="Claims: the tile of the window.")
+    from_seat = serializers.IntegerField(
+        source="from", required=False, help_text="Claims: the seat that discarded it."
+    )
+    options = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Claims: each answer (pass, chow, pong, kong) with the hand it leads to: "
+        "shanten, effective tiles, and after a chow or pong its best discard.",
+    )
+    dealt_in_to = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class ReviewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    round_id = serializers.IntegerField()
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    version = serializers.IntegerField()
+    level = serializers.CharField(help_text="The bot compared with.")
+    variant = serializers.CharField()
+    count = serializers.IntegerField(help_text="Decisions reviewed.")
+    agreed = serializers.IntegerField(help_text="Decisions where the bot played the same.")
+    agreement = serializers.FloatField(allow_null=True, help_text="agreed / count.")
+    marked = serializers.IntegerField(help_text="Decisions worth another look.")
+    decisions = ReviewDecisionSerializer(many=True)
+    created = serializers.DateTimeField()
+
+
 class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rank = serializers.IntegerField()
-    user_id = serializers.IntegerField()
+    user_id = serializers.IntegerField(allow_null=True, help_text="null for a bot level's row")
+    bot = serializers.CharField(
+        help_text="a bot row's level (easy, normal, hard, unknown); empty for a player"
+    )
     name = serializers.CharField()
     net = serializers.IntegerField()
     rounds = serializers.IntegerField()
@@ -280,8 +330,13 @@ class LeaderboardRowSerializer(serializers.Serializer):  # type: ignore[type-arg
     win_rate = serializers.FloatField()
     self_draw_rate = serializers.FloatField()
     average_fan = serializers.FloatField()
-    rated_matches = serializers.IntegerField()
-    rating = serializers.FloatField(allow_null=True)
+    rating_games = serializers.IntegerField(help_text="rounds counted in the rating")
+    rating = serializers.FloatField(
+        allow_null=True,
+        help_text="the conservative rating (mu - 3 sigma) x 60 in the board's club and variant; "
+        "null when the board spans several clubs or variants, or the row is not rated",
+    )
+    provisional = serializers.BooleanField(help_text="fewer rated rounds than provisional_games")
 
 
 class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -289,7 +344,8 @@ class LeaderboardSerializer(serializers.Serializer):  # type: ignore[type-arg]
     variant = serializers.CharField(allow_null=True)
     period = serializers.CharField()
     order = serializers.CharField()
-    min_rated_matches = serializers.IntegerField()
+    bots = serializers.BooleanField()
+    provisional_games = serializers.IntegerField()
     rows = LeaderboardRowSerializer(many=True)
 
 
@@ -368,12 +424,12 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
     def get_queryset(self) -> QuerySet[Round]:
         if getattr(self, "swagger_fake_view", False):
             return Round.objects.none()
-        clubs = selectors.member_club_ids(_me(self.request))
-        return (
-            Round.objects.filter(match__room__club_id__in=clubs)
-            .select_related("match__room")
-            .defer("state")
-        )
+        me = _me(self.request)
+        clubs = selectors.member_club_ids(me)
+        visible = Q(match__room__club_id__in=clubs)
+        if self.action == "review":  # and the round's own players, even out of the club now
+            visible |= Q(pk__in=selectors.rounds_played_by(me))
+        return Round.objects.filter(visible).select_related("match__room").defer("state")
 
     def _ended(self) -> Round | Response:
         rnd: Round = self.get_object()
@@ -406,6 +462,23 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
         except ReplayMismatch as error:
             return refusal(str(error), "replay_mismatch", status.HTTP_409_CONFLICT)
 
+    @extend_schema(
+        parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=[0, 1, 2, 3])],
+        responses={200: ReviewSerializer, **ERRORS},
+    )
+    @action(detail=True, methods=["get"], url_path=r"review/(?P<seat>[0-3])")
+    def review(self, request: Request, pk: str | None = None, seat: str = "0") -> Response:
+        """牌谱分析 of one seat: each of its decisions with the hard bot's choice, the candidate
+        discards' shanten and effective tiles, and the marks (ended rounds only; for the
+        round's players and whoever may see its replay). Computed on first request if the task
+        after the settlement has not stored it yet."""
+        rnd = self._ended()
+        if isinstance(rnd, Response):
+            return rnd
+        review = reviews.round_review_get(rnd=rnd, seat=int(seat))
+        data = {**review.data, "round_id": rnd.pk, "created": review.created}
+        return Response(ReviewSerializer(data).data)
+
 
 class LeaderboardView(APIView):
     """排行榜 of one club (its members only) or of all the caller's clubs, per variant and
@@ -420,6 +493,11 @@ class LeaderboardView(APIView):
             OpenApiParameter("variant", OpenApiTypes.STR, enum=Variant.values),
             OpenApiParameter("period", OpenApiTypes.STR, enum=list(selectors.PERIODS)),
             OpenApiParameter("order", OpenApiTypes.STR, enum=["net", "rating"]),
+            OpenApiParameter(
+                "bots",
+                OpenApiTypes.BOOL,
+                description="also list a row per bot level (default false: players only)",
+            ),
             OpenApiParameter("limit", OpenApiTypes.INT, description="at most 100 rows"),
         ],
         responses={200: LeaderboardSerializer, **ERRORS},
@@ -435,19 +513,22 @@ class LeaderboardView(APIView):
         period = params.get("period") if params.get("period") in selectors.PERIODS else "all"
         order = "rating" if params.get("order") == "rating" else "net"
         limit = min(int_param(params.get("limit")) or 100, 100)
+        bots = str(params.get("bots", "")).lower() in ("1", "true", "yes", "on")
         rows = selectors.leaderboard_rows(
             club=club if club is not None else mine,
             variant=variant,
             period=str(period),
             order=order,
             limit=limit,
+            bots=bots,
         )
         data = {
             "club": club,
             "variant": variant,
             "period": period,
             "order": order,
-            "min_rated_matches": selectors.MIN_RATED_MATCHES,
+            "bots": bots,
+            "provisional_games": ratings.provisional_games(),
             "rows": [
                 {
                     **asdict(row),
@@ -459,3 +540,78 @@ class LeaderboardView(APIView):
             ],
         }
         return Response(LeaderboardSerializer(data).data)
+
+
+class RatingPointSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    games = serializers.IntegerField(help_text="the player's rated rounds up to this one")
+    ended_at = serializers.DateTimeField()
+    round = serializers.IntegerField(source="round_id")
+    rating = serializers.FloatField(help_text="shown rating after this round")
+    change = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class RatingCardSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    club = serializers.IntegerField(source="club_id")
+    club_name = serializers.CharField()
+    variant = serializers.CharField()
+    rating = serializers.FloatField(help_text="(mu - 3 sigma) x 60")
+    provisional = serializers.BooleanField()
+    games = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    history = RatingPointSerializer(many=True, help_text="newest first, at most `limit`")
+
+
+class PlayerRatingsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    provisional_games = serializers.IntegerField()
+    ratings = RatingCardSerializer(many=True)
+
+
+class PlayerRatingsView(APIView):
+    """等级分记录: a player's rating in each club (of the caller's) and variant, with its history
+    (the page ``/scoring/players/<id>/ratings/``); 404 for a player who shares no club."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_classes = THROTTLES
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("user_id", OpenApiTypes.INT, OpenApiParameter.PATH),
+            OpenApiParameter(
+                "limit", OpenApiTypes.INT, description="history points per rating (≤ 1000)"
+            ),
+        ],
+        responses={200: PlayerRatingsSerializer, **ERRORS},
+        operation_id="player_ratings_retrieve",
+    )
+    def get(self, request: Request, user_id: str) -> Response:
+        player_id = int_param(user_id)
+        found = None if player_id is None else selectors.ratings_for_viewer(_me(request), player_id)
+        if found is None:
+            return refusal("no ratings of this player in your clubs", "not_found", 404)
+        player, cards = found
+        limit = min(int_param(request.query_params.get("limit")) or 200, 1000)
+        data = {
+            "user_id": player.pk,
+            "name": player.public_name,
+            "provisional_games": ratings.provisional_games(),
+            "ratings": [
+                {
+                    "club_id": card.club_id,
+                    "club_name": card.club_name,
+                    "variant": card.variant,
+                    "rating": card.rating,
+                    "provisional": card.provisional,
+                    "games": card.games,
+                    "mu": card.mu,
+                    "sigma": card.sigma,
+                    "history": card.points[::-1][:limit],
+                }
+                for card in cards
+            ],
+        }
+        return Response(PlayerRatingsSerializer(data).data)

@@ -110,3 +110,78 @@ def legend(names: Sequence[str]) -> list[tuple[int, str]]:
     the seat's class (``seat-N`` in scoring.css, the same colours as :data:`COLOURS`), not an
     inline style, which the Content-Security-Policy forbids."""
     return [(i, escape(n)) for i, n in enumerate(names[:4])]
+
+
+RATING_POINTS = 240
+"""At most this many points on a rating chart (a long history is sampled evenly, the last point
+always kept)."""
+
+
+def rating_chart(ratings: Sequence[float], *, title: str) -> SafeString:
+    """An SVG line chart of a shown rating after each rated round (``ratings[g]`` after game
+    g+1), on the same grid as :func:`cumulative_chart`."""
+    games = len(ratings)
+    if games > RATING_POINTS:
+        picked = sorted(
+            {round(i * (games - 1) / (RATING_POINTS - 1)) for i in range(RATING_POINTS)}
+        )
+    else:
+        picked = list(range(games))
+    values = [round(v) for v in ratings] or [0]
+    low, high = min(values), max(values)
+    if low == high:
+        low, high = low - 1, high + 1
+    step = _nice_step(high - low)
+    low, high = (low // step) * step, -((-high) // step) * step
+    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+
+    def x(game: int) -> float:
+        return PAD_LEFT + (plot_w * (game - 1) / (games - 1) if games > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return PAD_TOP + plot_h * (high - v) / (high - low)
+
+    parts: list[str] = [
+        format_html(
+            '<svg class="score-chart rating-chart" viewBox="0 0 {} {}" role="img" '
+            'xmlns="http://www.w3.org/2000/svg"><title>{}</title>',
+            WIDTH,
+            HEIGHT,
+            title,
+        )
+    ]
+    for v in range(low, high + 1, step):
+        parts.append(
+            format_html(
+                '<line x1="{}" x2="{}" y1="{}" y2="{}" class="grid"/>'
+                '<text x="{}" y="{}" class="axis" text-anchor="end">{}</text>',
+                PAD_LEFT,
+                WIDTH - PAD_RIGHT,
+                f"{y(v):.1f}",
+                f"{y(v):.1f}",
+                PAD_LEFT - 6,
+                f"{y(v) + 4:.1f}",
+                v,
+            )
+        )
+    for game in sorted({1, games}) if games else ():
+        parts.append(
+            format_html(
+                '<text x="{}" y="{}" class="axis" text-anchor="middle">{}</text>',
+                f"{x(game):.1f}",
+                HEIGHT - 8,
+                game,
+            )
+        )
+    points = " ".join(f"{x(i + 1):.1f},{y(values[i]):.1f}" for i in picked)
+    parts.append(
+        format_html(
+            '<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5"/>',
+            points,
+            COLOURS[0],
+        )
+    )
+    parts.append("</svg>")
+    # Every piece above is built by format_html (escaped) or from numbers.
+    return mark_safe("".join(str(p) for p in parts))

@@ -41,7 +41,8 @@ class MatchFilterForm(forms.Form):
 
 
 class LeaderboardForm(forms.Form):
-    """排行榜: one club (or all), one variant (or all), a period, and the sort."""
+    """排行榜: one club (or all), one variant (or all), a period, the sort, and whether the bots
+    show (hidden by default: players look for people; the bots are rated all the same)."""
 
     club = forms.ChoiceField(label=_("亲友圈"), required=False)
     variant = forms.ChoiceField(
@@ -56,6 +57,7 @@ class LeaderboardForm(forms.Form):
         choices=(("net", _("按积分")), ("rating", _("按等级分"))),
         initial="net",
     )
+    bots = forms.BooleanField(label=_("显示机器人"), required=False)
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

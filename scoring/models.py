@@ -67,6 +67,11 @@ class RoundSettlement(models.Model):
     net_2 = models.IntegerField(_("座位2得分"))
     net_3 = models.IntegerField(_("座位3得分"))
     settled_at = models.DateTimeField(_("结算时间"), auto_now_add=True)
+    rated = models.BooleanField(
+        _("已计入等级分"),
+        default=False,
+        help_text=_("这一盘已计入等级分（scoring.ratings）。"),
+    )
 
     class Meta:
         verbose_name = _("结算")
@@ -89,6 +94,12 @@ class RoundSettlement(models.Model):
             # Ratings: a match's totals per seat over one club (or all) and variant in a period.
             models.Index(fields=("club", "variant", "ended_at"), name="settle_club_variant_time"),
             models.Index(fields=("variant", "ended_at"), name="settle_variant_time"),
+            # Ratings: the settled rounds not yet rated, per club and variant, oldest first.
+            models.Index(
+                fields=("club", "variant", "ended_at"),
+                condition=Q(rated=False),
+                name="settle_unrated",
+            ),
         )
 
     def __str__(self) -> str:
@@ -309,3 +320,117 @@ class PaymentLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.payer}→{self.payee} {self.amount}"
+
+
+class RoundReview(models.Model):
+    """牌谱分析 of one seat of an ended round (issue 26): every decision of the seat with the
+    ``hard`` bot's choice, the candidate discards' shanten and 进张, and the marks
+    (:mod:`rules.review`, ``docs/review.md``). Computed once per round, seat and review version
+    (``rules.review.REVIEW_VERSION``) by a task after the settlement, or on demand; a new
+    version is a new row, never an overwrite."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="reviews"
+    )
+    seat = models.PositiveSmallIntegerField(_("座位"))
+    version = models.PositiveSmallIntegerField(_("分析版本"))
+    data = models.JSONField(_("分析"))
+    created = models.DateTimeField(_("生成时间"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("牌谱分析")
+        verbose_name_plural = _("牌谱分析")
+        ordering = ("round", "seat", "-version")
+        constraints = (
+            models.UniqueConstraint(fields=("round", "seat", "version"), name="roundreview_unique"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="roundreview_seat"),
+        )
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} seat {self.seat} v{self.version}"
+
+
+class RatingState(models.Model):
+    """等级分: one player's (or one bot level's) current rating in a club and variant (issue 25).
+
+    OpenSkill's Plackett–Luce model (``scoring.ratings``): ``mu`` is the estimated skill,
+    ``sigma`` its uncertainty; the page shows the conservative value ``mu - 3 sigma`` (scaled).
+    A bot is not an account (``Match.players`` holds null for it): every bot of one level plays
+    the same program, so a club's 简单 bots share one rating (``bot`` is the level, ``unknown``
+    for the bots of matches from before levels were recorded); ``bot`` is empty for a player.
+    """
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="+"
+    )
+    variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("玩家"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_states",
+    )
+    bot = models.CharField(_("机器人水平"), max_length=10, blank=True)
+    mu = models.FloatField(_("技术估计 μ"))
+    sigma = models.FloatField(_("不确定度 σ"))
+    games = models.PositiveIntegerField(_("计分盘数"), default=0)
+    updated_at = models.DateTimeField(_("等级分更新时间"))
+
+    class Meta:
+        verbose_name = _("等级分")
+        verbose_name_plural = _("等级分")
+        ordering = ("club", "variant", "-mu")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("club", "variant", "user"),
+                condition=Q(user__isnull=False),
+                name="ratingstate_unique_user",
+            ),
+            models.UniqueConstraint(
+                fields=("club", "variant", "bot"),
+                condition=Q(user__isnull=True),
+                name="ratingstate_unique_bot",
+            ),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot="")) | (Q(user__isnull=True) & ~Q(bot="")),
+                name="ratingstate_user_xor_bot",
+            ),
+        )
+
+    def __str__(self) -> str:
+        who = self.bot if self.user_id is None else str(self.user_id)
+        return f"{self.club_id}/{self.variant}/{who}: {self.mu:.2f}±{self.sigma:.2f}"
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class RatingHistory(models.Model):
+    """One player's rating right after one rated round (a row per player per rated round)."""
+
+    state = models.ForeignKey(
+        RatingState, verbose_name=_("等级分"), on_delete=models.CASCADE, related_name="history"
+    )
+    round = models.ForeignKey(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="+"
+    )
+    ended_at = models.DateTimeField(_("结束时间"))
+    mu = models.FloatField(_("技术估计 μ"))
+    sigma = models.FloatField(_("不确定度 σ"))
+    conservative = models.FloatField(_("保守值 μ−3σ"))
+    games = models.PositiveIntegerField(_("计分盘数"))
+
+    class Meta:
+        verbose_name = _("等级分记录")
+        verbose_name_plural = _("等级分记录")
+        ordering = ("state", "games")
+        constraints = (
+            models.UniqueConstraint(fields=("state", "round"), name="ratinghistory_unique_round"),
+        )
+        indexes = (models.Index(fields=("state", "games"), name="ratinghistory_state_games"),)
+
+    def __str__(self) -> str:
+        return f"{self.state_id} #{self.games}: {self.conservative:.2f}"

@@ -1,4 +1,4 @@
-"""Read-only queries of the ledgers: history, one match's rounds, leaderboards and ratings.
+"""Read-only queries of the ledgers: history, one match's rounds and leaderboards.
 
 Typed and free of HTTP so that the pages (``scoring.views``) and the API (another helper) share
 them. Every total is summed from :class:`~scoring.models.LedgerEntry` rows when asked: a match's
@@ -7,23 +7,21 @@ score is never stored twice.
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts import membership
 from accounts.models import Club, User
+from scoring import ratings
 from scoring.labels import fan_label, kong_label, payment_label, unit_label, win_by_label
-from scoring.models import LedgerEntry, RoundSettlement
+from scoring.models import LedgerEntry, RatingHistory, RatingState, RoundSettlement
 from tables import bot_names
 from tables.models import Match, Round
 
@@ -31,11 +29,6 @@ Period = Literal["week", "month", "all"]
 PERIODS: dict[str, int | None] = {"week": 7, "month": 30, "all": None}
 """A leaderboard's period as a rolling window in days (``None``: all time). Rolling windows
 rather than calendar weeks: a Monday-morning board is then never empty."""
-
-ELO_START = 1500.0
-ELO_K = 32.0
-MIN_RATED_MATCHES = 5
-"""A player's rating is shown once they have finished this many four-player matches."""
 
 
 # --- access -----------------------------------------------------------------------------------
@@ -333,18 +326,30 @@ def placements(totals: Sequence[int]) -> list[int]:
 
 @dataclass
 class LeaderboardRow:
-    """A player's line on a board; ``rating`` is None under the minimum number of matches."""
+    """A line of a board: a player's, or (when bots are shown) one bot level's.
 
-    user_id: int
+    ``rating`` is the shown rating (``scoring.ratings.display``) in the board's club and variant,
+    None when the board spans several clubs or variants (a rating is per club per variant) or
+    the row is not rated there yet; ``provisional`` (定级中) under the provisional games.
+    """
+
+    user_id: int | None
     name: str
     net: int
     rounds: int
     wins: int
     self_draws: int
     fan_sum: int
-    rated_matches: int = 0
+    bot: str = ""
+    """The bot level of a bot row (``scoring.ratings.UNKNOWN_BOT`` for unrecorded levels)."""
+    rating_games: int = 0
     rating: float | None = None
+    provisional: bool = False
     rank: int = 0
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
 
     @property
     def win_rate(self) -> float:
@@ -364,7 +369,7 @@ class LeaderboardRow:
 def period_start(period: str, now: datetime | None = None) -> datetime | None:
     """The first moment of a period: local midnight ``days`` days ago (``None``: all time).
 
-    Starting at midnight keeps a board the same all day (and lets its ratings be cached).
+    Starting at midnight keeps a board the same all day.
     """
     days = PERIODS.get(period)
     if days is None:
@@ -374,9 +379,9 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
 
 
 def _scoped_entries(
-    *, club: ClubScope, variant: str | None, since: datetime | None
+    *, club: ClubScope, variant: str | None, since: datetime | None, players: bool = True
 ) -> QuerySet[LedgerEntry]:
-    qs = LedgerEntry.objects.filter(user__isnull=False)
+    qs = LedgerEntry.objects.filter(user__isnull=not players)
     ids = club_ids(club)
     if ids is not None:
         qs = qs.filter(club_id__in=ids)
@@ -387,6 +392,14 @@ def _scoped_entries(
     return qs
 
 
+def rating_scope(club: ClubScope, variant: str | None) -> tuple[int, str] | None:
+    """The one club and variant whose ratings a board shows, or None when it spans several."""
+    ids = club_ids(club)
+    if ids is None or len(ids) != 1 or not variant:
+        return None
+    return ids[0], variant
+
+
 def leaderboard_rows(
     *,
     club: ClubScope = None,
@@ -395,12 +408,16 @@ def leaderboard_rows(
     now: datetime | None = None,
     limit: int | None = 100,
     order: str = "net",
+    bots: bool = False,
 ) -> list[LeaderboardRow]:
     """A board: per player net points, rounds, win rate, self-draw rate, average fan per win and
-    skill rating, for a :data:`ClubScope` and one variant (or all) over a period.
+    rating, for a :data:`ClubScope` and one variant (or all) over a period.
 
     One grouped query over the ledger (``ledger_club_variant_time`` / ``ledger_variant_time``
-    indexes) plus the rating pass (:func:`elo_ratings`). ``order`` is ``net`` or ``rating``.
+    indexes); with one club and one variant, the players' current ratings (``RatingState``, kept
+    up to date by the settlement: ``scoring.ratings``). ``order`` is ``net`` or ``rating`` (the
+    conservative value; final ratings before provisional ones, unrated last). ``bots``: a row
+    per bot level as well (rated like players, hidden by default: players look for people).
     """
     since = period_start(period, now)
     scoped = _scoped_entries(club=club, variant=variant, since=since)
@@ -427,152 +444,152 @@ def leaderboard_rows(
         )
         for g in grouped
     ]
-    ratings = elo_ratings(club=club, variant=variant, since=since)
-    for row in rows:
-        rated = ratings.get(row.user_id)
-        if rated is not None:
-            row.rated_matches = rated.matches
-            if rated.matches >= MIN_RATED_MATCHES:
-                row.rating = round(rated.rating, 1)
+    if bots:
+        rows += _bot_rows(_scoped_entries(club=club, variant=variant, since=since, players=False))
+    scope = rating_scope(club, variant)
+    if scope is not None:
+        _attach_ratings(rows, club_id=scope[0], variant=scope[1])
     if order == "rating":
-        rows.sort(key=lambda r: (r.rating is None, -(r.rating or 0.0), -r.net, r.user_id))
+        rows.sort(
+            key=lambda r: (r.rating is None, r.provisional, -(r.rating or 0.0), -r.net, r.bot)
+        )
+    else:
+        rows.sort(key=lambda r: (-r.net, r.user_id or 0, r.bot))
     if limit is not None:
         rows = rows[:limit]
-    names = {u.pk: u.public_name for u in User.objects.filter(pk__in=[r.user_id for r in rows])}
+    ids = [r.user_id for r in rows if r.user_id is not None]
+    names = {u.pk: u.public_name for u in User.objects.filter(pk__in=ids)}
     for rank, row in enumerate(rows, start=1):
         row.rank = rank
-        row.name = names.get(row.user_id, "?")
+        if row.user_id is not None:
+            row.name = names.get(row.user_id, "?")
+        else:
+            row.name = ratings.bot_level_name(row.bot)
     return rows
 
 
-@dataclass
-class Rating:
-    rating: float = ELO_START
-    matches: int = 0
-
-
-def elo_update(ratings: Sequence[float], totals: Sequence[int], k: float = ELO_K) -> list[float]:
-    """One match's pairwise Elo: every pair of players is a game won by the better placement
-    (a tie is half a point), each pair's change scaled by ``k / (n - 1)``. Zero-sum.
-
-    >>> new = elo_update([1500.0] * 4, [9, 3, -4, -8])
-    >>> [round(r - 1500, 2) for r in new], round(sum(new) - 6000, 9)
-    ([16.0, 5.33, -5.33, -16.0], 0.0)
-    """
-    n = len(ratings)
-    scale = k / (n - 1)
-    # Expected score of i against j is q_i / (q_i + q_j) with q = 10^(rating / 400).
-    q = [10.0 ** (r / 400.0) for r in ratings]
-    new = list(ratings)
-    for i in range(n):
-        delta = 0.0
-        for j in range(n):
-            if i != j:
-                score = 1.0 if totals[i] > totals[j] else 0.5 if totals[i] == totals[j] else 0.0
-                delta += score - q[i] / (q[i] + q[j])
-        new[i] += scale * delta
-    return new
-
-
-def elo_ratings(
-    *, club: ClubScope = None, variant: str | None = None, since: datetime | None = None
-) -> dict[int, Rating]:
-    """Skill ratings from the finished matches in scope, oldest first.
-
-    Only four-player games count: a match whose four seats are four different people (a bot at
-    the table gives no rating). The placement is by the match's total over its rounds in scope.
-
-    Rating is a pass over every match in scope (about half a second for 100k rounds, see
-    ``bench/results/leaderboards.md``), so the result is cached per scope: it is reused while no
-    round has been settled since, and for at most ``RATINGS_MAX_STALE_S`` seconds after one, so
-    a busy site recomputes a board's ratings at most once a minute.
-    """
-    key = _ratings_cache_key(club, variant, since)
-    newest = RoundSettlement.objects.order_by("-pk").values_list("pk", flat=True).first()
-    now = time.time()
-    cached: tuple[int | None, float, dict[int, Rating]] | None = cache.get(key)
-    if cached is not None:
-        seen, computed_at, ratings = cached
-        if seen == newest or now - computed_at < _max_stale_s():
-            return ratings
-    ratings = _compute_elo(club=club, variant=variant, since=since)
-    cache.set(key, (newest, now, ratings), RATINGS_CACHE_S)
-    return ratings
-
-
-RATINGS_CACHE_S = 3600
-RATINGS_MAX_STALE_S = 60.0
-
-
-def _max_stale_s() -> float:
-    """``SCORING_RATINGS_MAX_STALE_S`` (default ``RATINGS_MAX_STALE_S``)."""
-    return float(getattr(settings, "SCORING_RATINGS_MAX_STALE_S", RATINGS_MAX_STALE_S))
-
-
-def _ratings_cache_key(club: ClubScope, variant: str | None, since: datetime | None) -> str:
-    ids = club_ids(club)
-    scope = "*" if ids is None else ",".join(map(str, ids))
-    day = since.isoformat() if since is not None else "all"
-    return f"scoring:elo:{scope}:{variant or '*'}:{day}"
-
-
-def _scoped_settlements(
-    *, club: ClubScope, variant: str | None, since: datetime | None
-) -> QuerySet[RoundSettlement]:
-    qs = RoundSettlement.objects.all()
-    ids = club_ids(club)
-    if ids is not None:
-        qs = qs.filter(club_id__in=ids)
-    if variant:
-        qs = qs.filter(variant=variant)
-    if since is not None:
-        qs = qs.filter(ended_at__gte=since)
-    return qs
-
-
-def _compute_elo(
-    *, club: ClubScope, variant: str | None, since: datetime | None
-) -> dict[int, Rating]:
-    """Per finished match in scope, the four seats' totals (summed from the settlements: one row
-    per round, a quarter of the ledger entries) and when it ended; then the seats' players from
-    the match, and the Elo pass in the order the matches ended (``Match.ended_at``, else its
-    start)."""
-    totals = (
-        _scoped_settlements(club=club, variant=variant, since=since)
-        .filter(match__status=Match.Status.FINISHED)
-        .order_by()
-        .values("match_id")
-        .annotate(
-            t0=Sum("net_0"),
-            t1=Sum("net_1"),
-            t2=Sum("net_2"),
-            t3=Sum("net_3"),
-            # An aggregate, not a group key: grouping by an expression forces a sort.
-            ended=Max(Coalesce("match__ended_at", "match__started_at")),
-        )
-        .values_list("match_id", "t0", "t1", "t2", "t3", "ended")
+def _bot_rows(entries: QuerySet[LedgerEntry]) -> list[LeaderboardRow]:
+    """A row per bot level from the ledger lines without a user whose seat held a bot (a line
+    whose player's account was deleted has no user either, but its seat names the player)."""
+    lines = list(
+        entries.order_by().values_list("match_id", "seat", "net", "won", "self_drawn", "fan_total")
     )
-    per_match = {row[0]: row for row in totals}
-    seated = Match.objects.filter(pk__in=totals.values("match_id")).values_list("pk", "players")
-    games: list[tuple[datetime, int, list[int], list[int]]] = []
-    for match_id, players in seated:
-        people = [p for p in players if isinstance(p, int)] if isinstance(players, list) else []
-        if len(people) != 4 or len(set(people)) != 4:
-            continue  # a bot (or an empty seat) at the table: not a four-player game
-        row = per_match.get(match_id)
-        if row is None:  # settled between the two queries
+    seating = dict(
+        (pk, (players, levels))
+        for pk, players, levels in Match.objects.filter(
+            pk__in={line[0] for line in lines}
+        ).values_list("pk", "players", "bot_levels")
+    )
+    rows: dict[str, LeaderboardRow] = {}
+    for match_id, seat, net, won, self_drawn, fan_total in lines:
+        players, levels = seating.get(match_id, ([], []))
+        if not isinstance(players, list) or seat >= len(players) or players[seat] is not None:
             continue
-        _, t0, t1, t2, t3, ended = row
-        games.append((ended, match_id, people, [int(t or 0) for t in (t0, t1, t2, t3)]))
-    games.sort(key=lambda g: (g[0], g[1]))
-    ratings: dict[int, Rating] = defaultdict(Rating)
-    for _ended, _match_id, people, match_totals_ in games:
-        updated = elo_update([ratings[u].rating for u in people], match_totals_)
-        for user, new in zip(people, updated, strict=True):
-            rating = ratings[user]
-            rating.rating = new
-            rating.matches += 1
-    return dict(ratings)
+        level = (levels or [])[seat] if seat < len(levels or []) else ""
+        key = ratings.bot_key(str(level))[1]
+        row = rows.setdefault(key, LeaderboardRow(None, "", 0, 0, 0, 0, 0, bot=key))
+        row.net += net
+        row.rounds += 1
+        row.wins += int(won)
+        row.self_draws += int(self_drawn)
+        row.fan_sum += fan_total if won else 0
+    return list(rows.values())
+
+
+def _attach_ratings(rows: list[LeaderboardRow], *, club_id: int, variant: str) -> None:
+    states = RatingState.objects.filter(club_id=club_id, variant=variant)
+    by_user = {s.user_id: s for s in states.filter(user_id__in=[r.user_id for r in rows])}
+    by_bot = {s.bot: s for s in states.filter(user__isnull=True)}
+    threshold = ratings.provisional_games()
+    for row in rows:
+        state = by_bot.get(row.bot) if row.bot else by_user.get(row.user_id)
+        if state is None:
+            continue
+        row.rating = ratings.display(state.conservative)
+        row.rating_games = state.games
+        row.provisional = state.games < threshold
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating right after one rated round."""
+
+    games: int
+    ended_at: datetime
+    round_id: int
+    rating: float
+    change: float
+    mu: float
+    sigma: float
+
+
+@dataclass
+class RatingCard:
+    """A player's rating in one club and variant, with its history (oldest first)."""
+
+    club_id: int
+    club_name: str
+    variant: str
+    rating: float
+    games: int
+    provisional: bool
+    mu: float
+    sigma: float
+    points: list[RatingPoint]
+
+
+def player_rating_history(*, user_id: int, clubs: Collection[int]) -> list[RatingCard]:
+    """The user's ratings in ``clubs`` (the viewer's: a club's ratings are for its members), per
+    club and variant, each with every rated round."""
+    states = list(
+        RatingState.objects.filter(user_id=user_id, club_id__in=list(clubs))
+        .select_related("club")
+        .order_by("club__name", "club_id", "variant")
+    )
+    history: dict[int, list[RatingPoint]] = defaultdict(list)
+    previous: dict[int, float] = {}
+    for state_id, games, ended_at, round_id, conservative, mu, sigma in (
+        RatingHistory.objects.filter(state__in=states)
+        .order_by("state_id", "games")
+        .values_list("state_id", "games", "ended_at", "round_id", "conservative", "mu", "sigma")
+    ):
+        shown = ratings.display(conservative)
+        before = previous.get(state_id, ratings.display(ratings.Skill().conservative))
+        history[state_id].append(
+            RatingPoint(games, ended_at, round_id, shown, round(shown - before, 1), mu, sigma)
+        )
+        previous[state_id] = shown
+    threshold = ratings.provisional_games()
+    return [
+        RatingCard(
+            club_id=s.club_id,
+            club_name=s.club.name,
+            variant=s.variant,
+            rating=ratings.display(s.conservative),
+            games=s.games,
+            provisional=s.games < threshold,
+            mu=s.mu,
+            sigma=s.sigma,
+            points=history[s.pk],
+        )
+        for s in states
+    ]
+
+
+def ratings_for_viewer(viewer: Any, user_id: int) -> tuple[User, list[RatingCard]] | None:
+    """A player's ratings as ``viewer`` may see them: in the viewer's clubs only. None when there
+    is no such player, or the player shares no club with the viewer and has no rating in the
+    viewer's clubs (the page and the API answer 404: nobody learns of players elsewhere)."""
+    player = User.objects.filter(pk=user_id).first()
+    if player is None:
+        return None
+    mine = member_club_ids(viewer)
+    cards = player_rating_history(user_id=player.pk, clubs=mine)
+    if cards or player.pk == getattr(viewer, "pk", None):
+        return player, cards
+    if set(mine) & set(member_club_ids(player)):
+        return player, cards
+    return None
 
 
 # --- rounds -----------------------------------------------------------------------------------
@@ -586,3 +603,24 @@ def round_for_page(round_id: int) -> Round | None:
 
 def settlement_of(rnd: Round) -> RoundSettlement | None:
     return RoundSettlement.objects.filter(round=rnd).first()
+
+
+def rounds_played_by(user: Any) -> QuerySet[LedgerEntry, int]:
+    """The ids (``round_id``) of the settled rounds ``user`` held a seat in."""
+    return (
+        LedgerEntry.objects.filter(user=user)
+        .order_by()
+        .values_list("settlement__round_id", flat=True)
+    )
+
+
+def review_visible(user: Any, rnd: Round) -> bool:
+    """牌谱分析 of an ended round is for its players and for whoever may see its replay (the
+    active members of the room's club, :func:`is_club_member`), never before it has ended."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if is_club_member(user, rnd.match.room.club_id):
+        return True
+    if user.pk in (rnd.match.players or []):
+        return True
+    return rounds_played_by(user).filter(settlement__round_id=rnd.pk).exists()

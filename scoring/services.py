@@ -10,7 +10,8 @@ the engine, replaying, must pay exactly what was logged, else :class:`KongPaymen
 :func:`draft_ledger` is pure (no database): it is what the property tests drive over thousands of
 simulated rounds. :func:`settle_round` writes the draft under the round's row lock; it is
 idempotent (a second run, or a concurrent one, finds the settlement and returns it) and the
-database's unique and check constraints (``scoring.models``) are the last guard.
+database's unique and check constraints (``scoring.models``) are the last guard. Once a round
+is settled, its club and variant's ratings are brought up to date (``scoring.ratings``, issue 25).
 
 Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
 spec README item 7), and ``tables.matches`` already deals the match's next round with it (after
@@ -36,6 +37,7 @@ from rules.engine.events import meld_from_json
 from rules.hand import Meld, Transfer
 from rules.payments import nets
 from rules.tiles import format_tiles, tile_name
+from scoring import ratings
 from scoring.models import (
     FanItem,
     KongPayment,
@@ -447,7 +449,7 @@ def settle_round(round_id: int) -> RoundSettlement | None:
         return None
     existing = RoundSettlement.objects.filter(round_id=round_id).first()
     if existing is not None:
-        return existing
+        return _rated(existing)
     # The replay is the check that the log is honest: the ledger's kong lines are the facts
     # logged as the kongs were paid, and only if the engine, replaying, pays exactly those.
     steps = replay_steps(rnd)
@@ -465,12 +467,20 @@ def settle_round(round_id: int) -> RoundSettlement | None:
         return write_ledger(locked, draft)
 
     try:
-        return with_retries(write)
+        settlement = with_retries(write)
     except IntegrityError:
-        found = RoundSettlement.objects.filter(round_id=round_id).first()
-        if found is None:
+        settlement = RoundSettlement.objects.filter(round_id=round_id).first()
+        if settlement is None:
             raise
-        return found
+    return None if settlement is None else _rated(settlement)
+
+
+def _rated(settlement: RoundSettlement) -> RoundSettlement:
+    """Bring the settlement's club and variant ratings up to date (issue 25: after each round's
+    settlement), unless it is rated already; a failure is left to the sweep."""
+    if not settlement.rated:
+        ratings.ratings_update_safely(club_id=settlement.club_id, variant=settlement.variant)
+    return settlement
 
 
 def fan_items_replayed(round_id: int) -> tuple[FanItemDraft, ...]:
@@ -547,4 +557,5 @@ def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> li
                 done.append(round_id)
         except Exception:  # one broken round must not block the others; it is logged
             log.exception("could not settle round %s", round_id)
+    ratings.ratings_sweep()  # a rating cut off after its settlement (issue 25)
     return done

@@ -1,4 +1,4 @@
-"""History, match, round, replay and leaderboard pages (namespace ``scoring``)."""
+"""History, match, round, replay, leaderboard and player rating pages (namespace ``scoring``)."""
 
 from __future__ import annotations
 
@@ -14,5 +14,7 @@ urlpatterns = [
     path("rounds/<int:round_id>/", views.round_detail, name="round"),
     path("rounds/<int:round_id>/replay/", views.round_replay, name="replay"),
     path("rounds/<int:round_id>/result.png", views.round_result_image, name="result_image"),
+    path("rounds/<int:round_id>/review/<int:seat>/", views.round_review, name="review"),
     path("leaderboards/", views.leaderboard, name="leaderboard"),
+    path("players/<int:user_id>/ratings/", views.player_ratings, name="player_ratings"),
 ]

@@ -1,8 +1,10 @@
-"""Pages: my matches, a match, a round (fairness), its replay, and the leaderboards.
+"""Pages: my matches, a match, a round (fairness), its replay, the leaderboards and a player's
+ratings.
 
 Who may see what: a match, its rounds and their replays are visible to the active members of the
 room's club (the replay link is shareable inside the club), and a replay only once its round has
-ended: during play it would show every hand. Anything else is 403.
+ended: during play it would show every hand. A round's review (牌谱分析) is for those and for the
+round's own players, once it has ended. Anything else is 403.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from accounts.models import Club
-from scoring import charts, selectors
+from scoring import charts, ratings, reviews, selectors
 from scoring.forms import LeaderboardForm, MatchFilterForm
 from scoring.replay import ReplayMismatch, replay_json
 from scoring.result_image import result_png
@@ -90,6 +92,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "places": selectors.placements(totals),
             "chart": chart,
             "legend": charts.legend(names),
+            "my_seat": (
+                match.players.index(request.user.pk) if request.user.pk in match.players else None
+            ),
         },
     )
 
@@ -178,11 +183,37 @@ def round_result_image(request: HttpRequest, round_id: int) -> HttpResponse:
 
 
 @login_required
+def round_review(request: HttpRequest, round_id: int, seat: int) -> HttpResponse:
+    """牌谱分析: step through the round from ``seat``'s view, each of its decisions beside the
+    hard bot's choice, with the candidate discards (ended rounds; the round's players and whoever
+    may see its replay)."""
+    rnd = selectors.round_for_page(round_id)
+    if rnd is None or seat not in range(4) or not selectors.review_visible(request.user, rnd):
+        raise Http404("no such round")
+    if rnd.status != Round.Status.ENDED:
+        raise PermissionDenied("the review is available once the round has ended")
+    names = selectors.player_names(rnd.match.players, rnd.match.bot_levels)
+    return render(
+        request,
+        "scoring/review.html",
+        {
+            "round": rnd,
+            "seat": seat,
+            "seat_name": names[seat],
+            "seats": list(enumerate(names)),
+            "names": names,
+            "data": reviews.review_page_json(rnd, seat),
+            "can_replay": selectors.is_club_member(request.user, rnd.match.room.club_id),
+        },
+    )
+
+
+@login_required
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """排行榜 of one club (members only) or of all the viewer's clubs, per variant and period."""
     form = LeaderboardForm(request.GET or None, user=request.user)
     club: Club | None = None
-    variant, period, order = None, "all", "net"
+    variant, period, order, bots = None, "all", "net", False
     # An unknown club in the URL is refused: the choices hold only the player's clubs.
     if (
         form.is_bound
@@ -200,8 +231,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         variant = data["variant"] or None
         period = data["period"] or "all"
         order = data["order"] or "net"
+        bots = bool(data["bots"])
     scope = club if club is not None else selectors.member_club_ids(request.user)
-    rows = selectors.leaderboard_rows(club=scope, variant=variant, period=period, order=order)
+    rows = selectors.leaderboard_rows(
+        club=scope, variant=variant, period=period, order=order, bots=bots
+    )
     return render(
         request,
         "scoring/leaderboard.html",
@@ -209,6 +243,40 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "form": form,
             "rows": rows,
             "club": club,
-            "min_matches": selectors.MIN_RATED_MATCHES,
+            "rated_scope": selectors.rating_scope(scope, variant) is not None,
+            "provisional_games": ratings.provisional_games(),
         },
     )
+
+
+@login_required
+def player_ratings(request: HttpRequest, user_id: int) -> HttpResponse:
+    """等级分记录: a player's rating in each club and variant the viewer can see (the clubs the
+    viewer is a member of), its chart and every rated round, newest first."""
+    found = selectors.ratings_for_viewer(request.user, user_id)
+    if found is None:
+        raise Http404("no ratings of this player in your clubs")
+    player, cards = found
+    return render(
+        request,
+        "scoring/player_ratings.html",
+        {
+            "player": player,
+            "cards": [
+                {
+                    "card": card,
+                    "chart": charts.rating_chart(
+                        [p.rating for p in card.points], title=_("等级分走势")
+                    ),
+                    "recent": card.points[::-1][:RECENT_ROUNDS],
+                }
+                for card in cards
+            ],
+            "provisional_games": ratings.provisional_games(),
+            "recent_rounds": RECENT_ROUNDS,
+        },
+    )
+
+
+RECENT_ROUNDS = 50
+"""Rated rounds listed under a rating's chart (the chart shows them all)."""

@@ -46,3 +46,11 @@ def score_class(value: Any) -> str:
     except (TypeError, ValueError):
         return ""
     return "pos" if number > 0 else "neg" if number < 0 else "zero"
+
+
+@register.filter
+def variant_label(key: Any) -> str:
+    """A variant's name in the page's language (the key itself when unknown)."""
+    from tables.models import Variant
+
+    return str(Variant(key).label) if key in Variant.values else str(key)

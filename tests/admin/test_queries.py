@@ -22,6 +22,7 @@ PAGES = (
     "admin:accounts_club_changelist",
     "admin:scoring_roundsettlement_changelist",
     "admin:scoring_ledgerentry_changelist",
+    "admin:scoring_ratingstate_changelist",
 )
 
 

@@ -46,6 +46,7 @@ def test_no_page_breaks_its_content_security_policy(
         "/scoring/matches/",
         f"/scoring/matches/{playing.match_id}/",
         "/scoring/leaderboards/",
+        f"/scoring/players/{owner.pk}/ratings/",
         "/admin/",
         "/admin/tables/room/",
         f"/admin/tables/room/{room_id}/change/",

@@ -13,15 +13,6 @@ from rules.wall import seed_from_text
 from tests.scoring.helpers import play
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(settings: Any) -> None:
-    """No cached ratings from another test, and none served once a round has been settled."""
-    from django.core.cache import cache
-
-    cache.clear()
-    settings.SCORING_RATINGS_MAX_STALE_S = 0
-
-
 @pytest.fixture
 def players(make_user: Callable[..., Any]) -> list[Any]:
     return [make_user(f"s{i}") for i in range(4)]

@@ -110,3 +110,15 @@ def test_the_history_pages_fit_a_phone(phone: Any, server_url: str, settled: Any
     phone.goto(server_url + reverse("scoring:match", args=[settled.match_id]))
     assert phone.evaluate(OVERFLOW) <= 0
     _screenshot(phone, "match-phone")
+    # The board with its ratings (issue 25) and a player's rating page.
+    match = settled.match
+    query = f"?club={match.room.club_id}&variant={match.variant}&bots=on"
+    board = reverse("scoring:leaderboard") + query
+    phone.goto(server_url + board)
+    assert phone.locator("td.rating .badge-provisional").count() >= 1
+    assert phone.evaluate(OVERFLOW) <= 0
+    player = next(p for p in match.players if p is not None)
+    phone.goto(server_url + reverse("scoring:player_ratings", args=[player]))
+    assert phone.locator("svg.rating-chart").count() == 1
+    assert phone.evaluate(OVERFLOW) <= 0
+    _screenshot(phone, "ratings-phone")

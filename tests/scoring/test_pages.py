@@ -242,44 +242,27 @@ def test_the_all_clubs_board_shows_only_the_viewers_clubs(client, outsider, play
     assert len(_api_board(players[0])) == 4
 
 
-def test_ratings_appear_after_the_minimum_number_of_four_player_matches(
-    players, make_match, make_round
+def test_ratings_show_on_a_one_club_one_variant_board_and_are_provisional_at_first(
+    players, club, make_match, make_round, settings
 ):
-    from scoring.selectors import MIN_RATED_MATCHES, leaderboard_rows
+    """Issue 25: the rating is per club per variant, marked provisional (定级中) until enough
+    rated rounds; a board over several variants shows none."""
+    from scoring.selectors import leaderboard_rows
 
-    for i in range(MIN_RATED_MATCHES):
+    settings.SCORING_RATING_PROVISIONAL_GAMES = 3
+    for i in range(3):
         match = make_match()
-        services.settle_round(make_round(match, 1, seed_text=f"elo{i}").pk)
-        board = leaderboard_rows(order="rating")
-        assert all((r.rating is not None) == (i + 1 >= MIN_RATED_MATCHES) for r in board)
-    board = leaderboard_rows(order="rating")
-    assert sum(r.rating for r in board) == pytest.approx(1500 * 4)
-    # A match with a bot gives no rating.
-    with_bot = make_match(users=[players[0], players[1], players[2], None])
-    services.settle_round(make_round(with_bot, 1, seed_text="bot").pk)
-    again = {r.user_id: r.rated_matches for r in leaderboard_rows()}
-    assert again[players[0].pk] == MIN_RATED_MATCHES
-    # A match still in play gives no rating yet.
+        services.settle_round(make_round(match, 1, seed_text=f"rate{i}").pk)
+        board = leaderboard_rows(club=club, variant="changchun", order="rating")
+        assert all(r.rating is not None and r.rating_games == i + 1 for r in board)
+        assert all(r.provisional == (i + 1 < 3) for r in board)
+        assert [r.rating for r in board] == sorted((r.rating for r in board), reverse=True)
+    assert all(r.rating is None for r in leaderboard_rows(club=club))  # all variants
+    # A match still in play is rated too: every settled round is a game.
     playing = make_match()
     Match.objects.filter(pk=playing.pk).update(status=Match.Status.PLAYING)
     services.settle_round(make_round(playing, 1, seed_text="live").pk)
-    assert {r.user_id: r.rated_matches for r in leaderboard_rows()} == again
-
-
-def test_cached_ratings_are_reused_for_a_minute_after_a_new_settlement(
-    players, make_match, make_round, settings
-):
-    from scoring.selectors import MIN_RATED_MATCHES, elo_ratings
-
-    settings.SCORING_RATINGS_MAX_STALE_S = 60
-    for i in range(MIN_RATED_MATCHES):
-        services.settle_round(make_round(make_match(), 1, seed_text=f"stale{i}").pk)
-    first = elo_ratings()
-    assert first[players[0].pk].matches == MIN_RATED_MATCHES
-    services.settle_round(make_round(make_match(), 1, seed_text="stale-new").pk)
-    assert elo_ratings() == first  # within the minute: the cached ratings
-    settings.SCORING_RATINGS_MAX_STALE_S = 0
-    assert elo_ratings()[players[0].pk].matches == MIN_RATED_MATCHES + 1
+    assert {r.rating_games for r in leaderboard_rows(club=club, variant="changchun")} == {4}
 
 
 def test_the_pages_speak_the_players_language(client, players, played):

@@ -1,0 +1,120 @@
+"""牌谱分析 (issue 26): the stored reviews of an ended round, and the seat's-view frames the
+review page steps through.
+
+A review is computed by :mod:`rules.review` from THE replay (``tables.game.store.replay_steps``:
+the seed and the action log) — one replay for the four seats — and stored once per round, seat
+and review version (:class:`scoring.models.RoundReview`, unique). The task after the settlement
+(``scoring.tasks.review_round``) computes them; a page or API call that finds none computes
+them then (:func:`round_review_get`). Both are idempotent: a second run finds the rows, and two
+racing writers meet the unique constraint, the loser reading the winner's row.
+
+Only an ended round is ever reviewed: during play a review would reveal the seat's hand (and
+the bot's opinion of it) to whoever asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from rules import review as rules_review
+from rules.engine import Action, RoundState, action_from_json
+from rules.tiles import tile_name
+from rules.views import event_for, seat_view
+from scoring.models import RoundReview
+from tables.game.store import replay_steps
+from tables.gameplay import ReplayStep
+from tables.models import Round
+
+SEATS = (0, 1, 2, 3)
+
+
+class RoundNotEnded(ValueError):
+    """Only an ended round has a review."""
+
+
+def _replayed(rnd: Round) -> tuple[list[ReplayStep], list[RoundState], list[Action]]:
+    steps = replay_steps(rnd)
+    states = [step.state for step in steps]
+    actions = [action_from_json(dict(step.action)) for step in steps[1:] if step.action]
+    return steps, states, actions
+
+
+def round_reviews_compute(*, round_id: int) -> dict[int, RoundReview]:
+    """The current version's reviews of the four seats of an ended round, computing and storing
+    those that are missing (one replay for all); raises :class:`RoundNotEnded` otherwise."""
+    rnd = Round.objects.select_related("match").get(pk=round_id)
+    if rnd.status != Round.Status.ENDED:
+        raise RoundNotEnded(f"round {round_id} has not ended")
+    version = rules_review.REVIEW_VERSION
+    found = {r.seat: r for r in RoundReview.objects.filter(round=rnd, version=version)}
+    missing = [seat for seat in SEATS if seat not in found]
+    if not missing:
+        return found
+    steps, states, actions = _replayed(rnd)
+    events = [step.events for step in steps[1:]]
+    computed = rules_review.review_steps(states, actions, events, missing)
+    for seat, data in computed.items():
+        found[seat] = _store(rnd, seat, version, data)
+    return found
+
+
+def _store(rnd: Round, seat: int, version: int, data: dict[str, Any]) -> RoundReview:
+    """Write one review unless a concurrent writer did (the unique constraint decides)."""
+    try:
+        with transaction.atomic():
+            return RoundReview.objects.create(round=rnd, seat=seat, version=version, data=data)
+    except IntegrityError:
+        return RoundReview.objects.get(round=rnd, seat=seat, version=version)
+
+
+def round_review_get(*, rnd: Round, seat: int) -> RoundReview:
+    """The stored review of ``seat`` (the current version), computed now if missing."""
+    version = rules_review.REVIEW_VERSION
+    review = RoundReview.objects.filter(round=rnd, seat=seat, version=version).first()
+    if review is not None:
+        return review
+    return round_reviews_compute(round_id=rnd.pk)[seat]
+
+
+def _seat_table(state: RoundState, seat: int) -> dict[str, Any]:
+    """The table as ``seat`` saw it: its own view (:func:`rules.views.seat_view`, the engine's
+    redaction: its hand, the public table, the treasure only once seen), without hints and
+    offers (the review says what was offered)."""
+    view = seat_view(state, seat, hints=False)
+    view.pop("legal_actions", None)
+    view.pop("commitment", None)
+    return view
+
+
+def review_page_json(rnd: Round, seat: int) -> dict[str, Any]:
+    """What the review page needs: the seat's review and one frame per step of the round as
+    that seat saw it (its own hand, the public table, the events redacted for it)."""
+    review = round_review_get(rnd=rnd, seat=seat)
+    steps = replay_steps(rnd)
+    frames = []
+    for index, step in enumerate(steps):
+        frames.append(
+            {
+                "index": index,
+                "events": [event_for(e, seat) for e in step.events],
+                "table": _seat_table(step.state, seat),
+            }
+        )
+    final = steps[-1].state
+    result = final.result
+    return {
+        "round_id": rnd.pk,
+        "variant": final.variant.key,
+        "dealer": final.dealer,
+        "seat": seat,
+        "winner": None if result is None else result.winner,
+        "discarder": None if result is None else result.discarder,
+        "win_by": None if result is None else result.win_by,
+        "win_tile": (
+            None if result is None or result.win_tile is None else tile_name(result.win_tile)
+        ),
+        "review": review.data,
+        "frames": frames,
+    }

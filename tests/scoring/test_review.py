@@ -1,0 +1,179 @@
+"""牌谱分析 stored and served (issue 26): the task after the settlement is idempotent, the API and
+the page are for the round's players and whoever may see its replay, and never before the round
+has ended."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from rules.engine import legal_actions
+from rules.review import REVIEW_VERSION
+from scoring import reviews, services, tasks
+from scoring.models import RoundReview
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ended(make_match: Any, make_round: Any) -> Any:
+    """A settled round of bots of the ``normal`` level (they disagree with ``hard`` at times)."""
+    rnd = make_round(make_match(), 1, seed_text="review", level="normal")
+    services.settle_round(rnd.pk)
+    return rnd
+
+
+def _api(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_the_task_stores_four_reviews_once_however_often_it_runs(ended: Any) -> None:
+    assert tasks.review_round(ended.pk) == 4
+    first = {r.seat: (r.pk, r.created, r.data) for r in RoundReview.objects.filter(round=ended)}
+    assert sorted(first) == [0, 1, 2, 3]
+    assert tasks.review_round(ended.pk) == 4  # a redelivered message changes nothing
+    again = {r.seat: (r.pk, r.created, r.data) for r in RoundReview.objects.filter(round=ended)}
+    assert again == first
+    assert all(data["version"] == REVIEW_VERSION for _, _, data in first.values())
+    assert RoundReview.objects.filter(round=ended).count() == 4
+
+
+def test_a_review_written_by_a_racing_worker_is_kept(ended: Any) -> None:
+    theirs = RoundReview.objects.create(
+        round=ended, seat=2, version=REVIEW_VERSION, data={"raced": True}
+    )
+    found = reviews.round_reviews_compute(round_id=ended.pk)
+    assert found[2].pk == theirs.pk
+    assert RoundReview.objects.filter(round=ended).count() == 4
+    # The unique constraint is the last guard: a second row of the same version is refused.
+    assert reviews._store(ended, 2, REVIEW_VERSION, {"late": True}).pk == theirs.pk
+
+
+def test_an_unfinished_round_has_no_review(make_match: Any, make_round: Any) -> None:
+    rnd = make_round(make_match(), 1, seed_text="open", ended=False)
+    with pytest.raises(reviews.RoundNotEnded):
+        reviews.round_reviews_compute(round_id=rnd.pk)
+    assert tasks.review_round(rnd.pk) == 0
+    assert not RoundReview.objects.exists()
+
+
+def test_the_settlement_task_enqueues_the_review(
+    make_match: Any, make_round: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.SCORING_ENQUEUE_SETTLEMENT = True
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.review_round, "delay", sent.append)
+    rnd = make_round(make_match(), 1, seed_text="enqueue")
+    assert tasks.settle_round(rnd.pk) is not None
+    assert sent == [rnd.pk]
+
+
+def test_players_and_club_members_read_it_strangers_do_not(
+    ended: Any, players: list[Any], make_user: Any
+) -> None:
+    url = f"/api/rounds/{ended.pk}/review/1/"
+    body = _api(players[1]).get(url).json()
+    assert body["round_id"] == ended.pk
+    assert body["seat"] == 1
+    assert body["level"] == "hard"
+    assert body["count"] == len(body["decisions"]) > 0
+    assert body["agreed"] == sum(d["agree"] for d in body["decisions"])
+    discards = [d for d in body["decisions"] if "candidates" in d]
+    assert discards
+    assert all(c["total"] == sum(n for _, n in c["effective"]) for c in discards[0]["candidates"])
+    claims = [
+        d
+        for seat in range(4)
+        for d in _api(players[1]).get(f"/api/rounds/{ended.pk}/review/{seat}/").json()["decisions"]
+        if d["kind"] == "claim"
+    ]
+    assert claims
+    for claim in claims:
+        assert 0 <= claim["from_seat"] <= 3
+        assert claim["tile"]
+        assert {o["action"]["kind"] for o in claim["options"]} >= {"pass"}
+    # Computed on demand, stored: the task finds it.
+    assert RoundReview.objects.filter(round=ended).count() == 4
+    assert _api(players[0]).get(url).status_code == 200  # another seat's player, a member
+    assert _api(make_user("outsider")).get(url).status_code == 404
+    assert APIClient().get(url).status_code in (401, 403)
+    assert _api(players[1]).get(f"/api/rounds/{ended.pk}/review/4/").status_code == 404
+
+
+def test_a_player_who_left_the_club_still_reads_the_review_of_their_round(
+    ended: Any, players: list[Any], client: Any
+) -> None:
+    from accounts.models import Membership
+
+    Membership.objects.filter(user=players[3]).delete()
+    assert _api(players[3]).get(f"/api/rounds/{ended.pk}/replay/").status_code == 404
+    assert _api(players[3]).get(f"/api/rounds/{ended.pk}/review/3/").status_code == 200
+    client.force_login(players[3])
+    assert client.get(reverse("scoring:review", args=(ended.pk, 3))).status_code == 200
+    assert client.get(reverse("scoring:replay", args=(ended.pk,))).status_code == 403
+
+
+def test_a_round_in_play_reveals_nothing(
+    make_match: Any, make_round: Any, players: list[Any], client: Any
+) -> None:
+    rnd = make_round(make_match(), 1, seed_text="playing", ended=False)
+    response = _api(players[0]).get(f"/api/rounds/{rnd.pk}/review/0/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "round_not_ended"
+    client.force_login(players[0])
+    assert client.get(reverse("scoring:review", args=(rnd.pk, 0))).status_code == 403
+    assert not RoundReview.objects.exists()
+
+
+def test_the_page_shows_the_seat_s_view_and_is_linked_from_the_replay(
+    ended: Any, players: list[Any], client: Any, make_user: Any
+) -> None:
+    client.force_login(players[0])
+    page = client.get(reverse("scoring:review", args=(ended.pk, 2)))
+    assert page.status_code == 200
+    data = page.context["data"]
+    assert data["seat"] == 2
+    assert data["review"]["seat"] == 2
+    deal = data["frames"][0]["table"]
+    assert "concealed" in deal["seats"][2]
+    for other in (0, 1, 3):  # the others' hands are hidden until the round ends
+        assert "concealed" not in deal["seats"][other]
+    assert "wall" not in deal
+    assert "legal_actions" not in deal
+    replay = client.get(reverse("scoring:replay", args=(ended.pk,))).content.decode()
+    assert reverse("scoring:review", args=(ended.pk, 2)) in replay
+    match_page = client.get(reverse("scoring:match", args=(ended.match_id,))).content.decode()
+    assert reverse("scoring:review", args=(ended.pk, 0)) in match_page
+    client.force_login(make_user("nobody"))
+    assert client.get(reverse("scoring:review", args=(ended.pk, 2))).status_code == 404
+
+
+def test_the_endpoint_is_in_the_schema(client: Any) -> None:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    path = next(p for p in schema["paths"] if p.startswith("/api/rounds/{id}/review/"))
+    assert path == "/api/rounds/{id}/review/{seat}/"
+    operation = schema["paths"][path]["get"]
+    assert {p["name"] for p in operation["parameters"]} >= {"id", "seat"}
+
+
+def test_the_review_asks_the_bot_exactly_as_the_table_does(ended: Any) -> None:
+    """Same view, options and generator as ``tables.bots`` (a bot seat at the live table)."""
+    from rules.review import bot_choice, bot_rng
+    from tables import bots
+    from tables.game.store import replay_steps
+
+    checked = 0
+    for step in replay_steps(ended)[:-1]:
+        state = step.state
+        for seat in range(4):
+            if len(legal_actions(state, seat)) > 1:
+                assert bot_rng(state, seat).random() == bots.bot_rng(state, seat).random()
+                table = bots.choose_action(state, seat, level="hard")
+                assert bot_choice(state, seat) == table
+                checked += 1
+    assert checked > 10
