@@ -297,16 +297,17 @@ def _ranking(
 
 
 def _rating_order(tournament: Tournament, entrants: Sequence[int]) -> list[int] | None:
-    """Round 1 seeded by rating: the conservative rating of each human entrant in the club and
-    variant, best first; bots after them (in entry order). None when the rating of issue 25
-    (``scoring.ratings``) is not installed."""
-    try:
-        from scoring.ratings import rating_conservative_for
-    except ImportError:
-        return None
+    """Round 1 seeded by rating (issue 25): each human entrant's conservative rating in the
+    club and variant (:func:`scoring.ratings.rating_conservative_for`; the unrated get the
+    default's), best first; bots after them, in entry order. Imported here: the ratings are
+    scoring's, and scoring builds on the tables. None when no entrant is a member (all bots)."""
+    from scoring.ratings import rating_conservative_for
+
     users = dict(
         Entrant.objects.filter(pk__in=entrants, user__isnull=False).values_list("pk", "user_id")
     )
+    if not users:
+        return None
     ratings: Mapping[int, float] = rating_conservative_for(
         club_id=tournament.club_id, variant=tournament.variant, user_ids=list(users.values())
     )

@@ -317,18 +317,23 @@ def test_the_round_clock_ends_a_table_between_hands_at_once(club, admin_user, me
     assert services.tournament_advance(tournament_id=t.pk, now=later) == "seated"
 
 
-def test_round_one_seeded_by_rating_spreads_the_best(club, admin_user, members, monkeypatch):
-    """With ratings (``scoring.ratings`` of issue 25, stood in for here) round 1 is seated in
-    snake order: the best and the fourth best share a table, the second and third the other."""
-    import sys
-    import types
+def test_round_one_seeded_by_rating_spreads_the_best(club, admin_user, members):
+    """Round 1 by rating (the club's OpenSkill ratings, ``scoring.ratings``) is seated in snake
+    order: the best and the fourth best share a table, the second and third the other."""
+    from django.utils import timezone as tz
 
-    rating = {user.pk: 100.0 - i for i, user in enumerate(members)}
-    fake = types.ModuleType("scoring.ratings")
-    fake.rating_conservative_for = lambda *, club_id, variant, user_ids: {  # type: ignore[attr-defined]
-        u: rating[u] for u in user_ids
-    }
-    monkeypatch.setitem(sys.modules, "scoring.ratings", fake)
+    from scoring.models import RatingState
+
+    for i, user in enumerate(members):
+        RatingState.objects.create(
+            club=club,
+            variant="changchun",
+            user=user,
+            mu=40.0 - 2 * i,
+            sigma=2.0,
+            games=30,
+            updated_at=tz.now(),
+        )
     t = _event(club, admin_user, list(reversed(members)), round1="rating")
     services.tournament_start(tournament=t, actor=admin_user)
     ids = {e.user_id: e.pk for e in Entrant.objects.filter(tournament=t)}
@@ -337,15 +342,6 @@ def test_round_one_seeded_by_rating_spreads_the_best(club, admin_user, members, 
         frozenset(ids[members[i].pk] for i in (1, 2, 5, 6)),
     }
     assert set(seated_sets(t, 1)) == expected
-
-
-def test_round_one_by_rating_is_random_without_the_ratings(club, admin_user, members, monkeypatch):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "scoring.ratings", None)  # an import of it fails
-    t = _event(club, admin_user, members, round1="rating")
-    services.tournament_start(tournament=t, actor=admin_user)
-    assert len(seated_sets(t, 1)) == 2
 
 
 def test_a_seating_cut_short_leaves_nothing_and_the_next_sweep_seats_it(
