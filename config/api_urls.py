@@ -13,6 +13,7 @@ from accounts.api import ClubViewSet, MembershipViewSet, MeView, TokenView
 from scoring.api import LeaderboardView, MatchViewSet, PlayerRatingsView, RoundViewSet
 from tables.api import RoomViewSet
 from tables.calculator import JudgeView
+from tables.tournaments.api import TournamentViewSet
 
 router = SimpleRouter()
 router.register("clubs", ClubViewSet, basename="api-club")
@@ -20,6 +21,7 @@ router.register("memberships", MembershipViewSet, basename="api-membership")
 router.register("rooms", RoomViewSet, basename="api-room")
 router.register("matches", MatchViewSet, basename="api-match")
 router.register("rounds", RoundViewSet, basename="api-round")
+router.register("tournaments", TournamentViewSet, basename="api-tournament")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="api-me"),

@@ -66,12 +66,14 @@ def clock_jobs() -> list[Job]:
     from scoring import services as scoring
     from tables import matches, rooms
     from tables.game import commands
+    from tables.tournaments import services as tournaments
 
     return [
         Job("deadlines", 1.0, commands.sweep_deadlines, beat=heartbeat.CLOCK),
         Job("next rounds", 5.0, matches.sweep_overdue),
         Job("presence", 5.0, rooms.sweep_presence),
         Job("settlements", 60.0, scoring.sweep_unsettled),
+        Job("tournaments", 5.0, tournaments.sweep_tournaments),
         Job("worker ping", 5.0, worker_ping),
     ]
 

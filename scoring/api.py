@@ -36,6 +36,7 @@ from scoring.models import LedgerEntry
 from scoring.replay import ReplayMismatch, replay_json
 from tables import bot_names
 from tables.models import Match, Round, RoundEvent, Variant
+from tables.selectors import wall_still_in_play
 
 FOUR_INTS: dict[str, Any] = {
     "type": "array",
@@ -245,7 +246,9 @@ class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
     @extend_schema_field({"type": "string", "nullable": True})
     def get_seed(self, rnd: Round) -> str | None:
-        return rnd.seed if rnd.status == Round.Status.ENDED else None
+        if rnd.status != Round.Status.ENDED or wall_still_in_play(rnd):
+            return None  # duplicate walls: another table still plays this seed (issue 25)
+        return rnd.seed
 
     @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
     def get_result(self, rnd: Round) -> Any:
@@ -430,7 +433,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
 
     def _ended(self) -> Round | Response:
         rnd: Round = self.get_object()
-        if rnd.status != Round.Status.ENDED:
+        if rnd.status != Round.Status.ENDED or wall_still_in_play(rnd):
             return refusal(
                 "available once the round has ended", "round_not_ended", status.HTTP_403_FORBIDDEN
             )

@@ -24,6 +24,7 @@ from scoring.forms import LeaderboardForm, MatchFilterForm
 from scoring.replay import ReplayMismatch, replay_json
 from scoring.result_image import result_png
 from tables.models import Match, Round
+from tables.selectors import wall_still_in_play
 
 
 def _require_member(request: HttpRequest, club_id: int) -> None:
@@ -111,7 +112,8 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     """A round's fairness record: the commitment published at the deal; after the round, the
     revealed salt and wall with a button that checks them in the browser, and the settlement."""
     rnd = _round_for(request, round_id)
-    ended = rnd.status == Round.Status.ENDED
+    # Duplicate walls: the record waits for every table dealt the same wall (issue 25).
+    ended = rnd.status == Round.Status.ENDED and not wall_still_in_play(rnd)
     reveal = None
     if ended:
         payload = rnd.events.filter(kind="round_ended").values_list("payload", flat=True).first()
@@ -135,7 +137,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
 def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
     """回放: step through the whole event log with every hand visible (ended rounds only)."""
     rnd = _round_for(request, round_id)
-    if rnd.status != Round.Status.ENDED:
+    if rnd.status != Round.Status.ENDED or wall_still_in_play(rnd):
         raise PermissionDenied("the replay is available once the round has ended")
     try:
         data = replay_json(rnd)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin_filters import club_filter
 from accounts.admin_scoping import ClubScopedModelAdmin
 from accounts.models import User
-from tables import bot_names, club_admin, room_options, rooms
+from tables import bot_names, club_admin, room_options, rooms, selectors
 from tables.admin_forms import DissolveActionForm, RoomAdminForm
 from tables.errors import TableError
 from tables.models import BotLevel, Match, Room, Round, Seat
@@ -269,7 +269,9 @@ class RoundInline(admin.TabularInline):  # type: ignore[type-arg]
     @admin.display(description=_("种子"))
     def revealed_seed(self, rnd: Round) -> str:
         # Secret while the round is played: it decides every tile (spec README, item 2).
-        return rnd.seed if rnd.status == Round.Status.ENDED else "—"
+        if rnd.status != Round.Status.ENDED or selectors.wall_still_in_play(rnd):
+            return "—"  # duplicate walls: another table still plays this seed (issue 25)
+        return rnd.seed
 
 
 @admin.register(Match)
@@ -339,3 +341,6 @@ class MatchAdmin(ClubScopedModelAdmin):
                 for u in User.objects.filter(pk__in=[u for u in ids if u is not None])
             }
         return " / ".join(bot_names.seat_names(ids, names, match.bot_levels or ()))
+
+
+from tables.tournaments import admin as _tournament_admin  # noqa: E402,F401  (registers events)

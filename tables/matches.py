@@ -16,7 +16,7 @@ from django.utils import timezone
 from tables import presence
 from tables.bot_names import seat_level
 from tables.game import store
-from tables.game.commands import NEXT_ROUND_AFTER_S, round_start
+from tables.game.commands import NEXT_ROUND_AFTER_S, match_end_at_limit, round_start
 from tables.models import Match, Room, Round, Seat
 from tables.notify import notify_room, transact
 
@@ -42,7 +42,12 @@ def rounds_in_play(room: Room) -> list[Round]:
 
 
 def start_if_ready(room: Room) -> Round | None:
-    """Start a match, or its next round, when all four seats are ready (the room is locked)."""
+    """Start a match, or its next round, when all four seats are ready (the room is locked).
+    A closed room starts nothing, nor does a tournament's table (issue 25)."""
+    if room.status == Room.Status.CLOSED:
+        return None
+    if Match.objects.filter(room=room, hands_limit__isnull=False).exists():
+        return None  # a tournament's table plays the one match the event started there
     seats = store.seats_by_index(room)
     if len(seats) < 4 or not all(seat.ready for seat in seats.values()):
         return None
@@ -56,6 +61,49 @@ def start_if_ready(room: Room) -> Round | None:
             bot_levels=[seat_level(seats[i], room.bot_level) for i in range(4)],
         )
     return _deal_next(room, match)
+
+
+def match_start_seated(*, room: Room, hands_limit: int, wall_seed: str = "") -> Round | None:
+    """Start a match of ``hands_limit`` hands at the locked ``room`` whose four seats were
+    filled by a tournament (issue 25): seat 0 (East) deals first; with ``wall_seed`` every hand
+    is dealt from it (duplicate walls). None if a match is already in play there (idempotent)."""
+    if Match.objects.filter(room=room, status=Match.Status.PLAYING).exists():
+        return None
+    seats = store.seats_by_index(room)
+    match = Match.objects.create(
+        room=room,
+        variant=room.variant,
+        options=room.options,
+        players=[seats[i].user_id for i in range(4)],
+        bot_levels=[seat_level(seats[i], room.bot_level) for i in range(4)],
+        hands_limit=hands_limit,
+        wall_seed=wall_seed,
+    )
+    return _deal_next(room, match)
+
+
+def match_finish_after_hand(*, match_id: int) -> bool:
+    """The round clock ran out (issue 25): the match ends when its hand in play ends, or now if
+    it is between hands. Locks the hand in play first, so the move that ends it sees the new
+    limit. Idempotent; True if the match is (or will be) over."""
+
+    def run() -> bool:
+        match = Match.objects.filter(pk=match_id).select_related("room").first()
+        if match is None:
+            return False
+        room = lock_room(match.room_id)
+        match.refresh_from_db()
+        if match.status != Match.Status.PLAYING:
+            return True
+        last = Round.objects.select_for_update().filter(match=match).order_by("-number").first()
+        number = last.number if last is not None else 0
+        Match.objects.filter(pk=match.pk).update(hands_limit=number)
+        match.hands_limit = number
+        if last is None or last.status != Round.Status.PLAYING:
+            match_end_at_limit(match, room)
+        return True
+
+    return transact(run)
 
 
 def end_match(room: Room, *, reason: str) -> None:
@@ -85,7 +133,10 @@ def _deal_next(room: Room, match: Match) -> Round | None:
         # The first dealer of a table is drawn at random (spec README, item 1); seat 0 deals
         # first under the test-only fixed seed.
         fixed = settings.TESTING and getattr(settings, "TABLES_FIXED_SEED", None)
-        dealer, number = (0 if fixed else secrets.randbelow(4)), 1
+        # A tournament table (a match of fixed length) was seated East, South, West, North:
+        # East deals first (issue 25), which also makes duplicate walls deal alike.
+        seated = match.hands_limit is not None
+        dealer, number = (0 if fixed or seated else secrets.randbelow(4)), 1
     else:
         dealer = int(last.result["next_dealer"]) if last.result else last.dealer
         number = last.number + 1
@@ -126,8 +177,15 @@ def match_next_round(
         pause = timedelta(seconds=NEXT_ROUND_AFTER_S - 1)
         if last.ended_at is not None and last.ended_at + pause > moment:
             return None
+        if match.hands_limit is not None and last.number >= match.hands_limit:
+            # A tournament table that has played its hands: normally ended with its last hand;
+            # here when the round clock lowered the limit as that hand was ending.
+            match_end_at_limit(match, room)
+            return None
         humans = Seat.objects.filter(room=room, is_bot=False).values_list("user_id", flat=True)
-        if presence.users_online(room.pk, humans) == set():  # None: Redis cannot say
+        if match.hands_limit is None and presence.users_online(room.pk, humans) == set():
+            # None: Redis cannot say. A tournament table is never abandoned: its absent
+            # players are played by 托管 until its hands are done (issue 25).
             end_match(room, reason=ABANDONED_REASON)
             notify_room(room.pk)
             return None

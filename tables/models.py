@@ -225,6 +225,19 @@ class Match(models.Model):
     started_at = models.DateTimeField(_("开始时间"), auto_now_add=True)
     ended_at = models.DateTimeField(_("结束时间"), null=True, blank=True)
     end_reason = models.CharField(_("结束原因"), max_length=40, blank=True)
+    hands_limit = models.PositiveSmallIntegerField(
+        _("盘数上限"),
+        null=True,
+        blank=True,
+        help_text=_("打完这么多盘对局就结束（比赛桌）；空表示不限。"),
+    )
+    wall_seed = models.CharField(
+        _("牌墙种子"),
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text=_("复式牌墙：每盘的种子由它和盘号导出，同轮各桌相同；结束前保密。"),
+    )
 
     class Meta:
         verbose_name = _("对局")
@@ -401,3 +414,33 @@ class ActionRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round_id}/{self.seat}/{self.client_action_id}"
+
+
+# --- Club events (issue 25): their models live in their own module, registered with this app ----
+
+from tables.tournaments.models import (  # noqa: E402
+    Entrant,
+    ForbiddenPair,
+    Notification,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+)
+
+__all__ = [
+    "ActionRecord",
+    "BotLevel",
+    "Entrant",
+    "ForbiddenPair",
+    "Match",
+    "Notification",
+    "Room",
+    "Round",
+    "RoundAction",
+    "RoundEvent",
+    "Seat",
+    "Tournament",
+    "TournamentRound",
+    "TournamentTable",
+    "Variant",
+]

@@ -343,3 +343,15 @@ def round_start_update(
             for seat in gameplay.VIEWERS
         },
     }
+
+
+def wall_still_in_play(rnd: Round) -> bool:
+    """Duplicate walls (issue 25): another table is still playing a hand dealt from the same
+    seed as ``rnd``. Until it ends, ``rnd``'s seed, wall, event log and replay stay unpublished
+    (they would show that table every hand). Only matches dealt from a shared ``wall_seed`` can
+    share a seed; any other round answers at once."""
+    if not rnd.match.wall_seed:
+        return False
+    return (
+        Round.objects.filter(seed=rnd.seed, status=Round.Status.PLAYING).exclude(pk=rnd.pk).exists()
+    )

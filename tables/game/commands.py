@@ -13,6 +13,8 @@ that was rolled back.
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -120,9 +122,13 @@ def round_start(
 
     ``seed`` is only given by tests; a live table always draws it from the operating system's
     CSPRNG. The test-only setting ``TABLES_FIXED_SEED`` (hex, honoured only when ``TESTING``)
-    makes browser tests reproducible.
+    makes browser tests reproducible. A match with a ``wall_seed`` (a tournament round with
+    duplicate walls, issue 25) deals hand ``number`` from :func:`hand_seed`: every table of the
+    round plays the same walls.
     """
     room = match.room
+    if seed is None and match.wall_seed:
+        seed = hand_seed(match.wall_seed, number)
     if seed is None:
         fixed = getattr(settings, "TABLES_FIXED_SEED", None) if settings.TESTING else None
         seed = bytes.fromhex(fixed) if isinstance(fixed, str) else secrets.token_bytes(32)
@@ -150,6 +156,14 @@ def round_start(
     notify_room(room.pk, round_update=_round_start_builder(rnd, state, seats))
     _schedule_after_commit(rnd, seats, state)
     return rnd
+
+
+def hand_seed(wall_seed: str, number: int) -> bytes:
+    """The seed of hand ``number`` of a match dealt from ``wall_seed`` (duplicate walls, issue
+    25): ``HMAC-SHA256(key=wall_seed, msg="hand:<number>")``, so each hand has its own wall and the
+    same hand number has the same wall at every table. A secret like any round's seed: the round
+    reveals only its own seed when it ends, never the key."""
+    return hmac.new(bytes.fromhex(wall_seed), f"hand:{number}".encode(), hashlib.sha256).digest()
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -522,6 +536,31 @@ def _after_round(rnd: Round, room: Room) -> None:
     commit for the settlement ledgers."""
     Seat.objects.filter(room=room, is_bot=False).update(ready=False)
     transaction.on_commit(lambda: round_finished.send(sender=Round, round=rnd))
+    match = rnd.match
+    if match.hands_limit is not None and rnd.number >= match.hands_limit:
+        # A tournament table has played its hands (issue 25): the match ends now, not after
+        # the settlement pause, and the event's clock sweep sees the table finished.
+        match_end_at_limit(match, room)
+        return
     enqueue_after_commit(
         "tables.match_next_round", (rnd.match_id, rnd.number), countdown=NEXT_ROUND_AFTER_S
     )
+
+
+HANDS_LIMIT_REASON = "hands_limit"
+"""``Match.end_reason`` of a match that played its ``hands_limit`` hands (a tournament table)."""
+
+
+def match_end_at_limit(match: Match, room: Room) -> None:
+    """End ``match`` (its last round has ended) because it has played its hands.
+    Idempotent: a finished match is left alone."""
+    updated = Match.objects.filter(pk=match.pk, status=Match.Status.PLAYING).update(
+        status=Match.Status.FINISHED, ended_at=timezone.now(), end_reason=HANDS_LIMIT_REASON
+    )
+    if updated:
+        # Only the match row: the room row is not locked by a move, and a move must not wait
+        # for it (a seat change holds the room, then the round). No new match starts at a
+        # table of an event (:func:`tables.matches.start_if_ready`); the event closes the room.
+        match.status = Match.Status.FINISHED
+        match.end_reason = HANDS_LIMIT_REASON
+        notify_room(room.pk)

@@ -150,6 +150,7 @@ def test_the_clock_runs_every_sweep(settings: Any) -> None:
         "next rounds": 5.0,
         "presence": 5.0,
         "settlements": 60.0,
+        "tournaments": 5.0,
         "worker ping": 5.0,
     }
 
