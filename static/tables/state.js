@@ -388,9 +388,24 @@ export function settlementModel(state) {
     seats[line.payer].lines.push({ ...line, signed: -line.amount, other: line.payee });
     seats[line.payee].lines.push({ ...line, signed: line.amount, other: line.payer });
   }
+  const winners = v.wins && v.wins.length ? v.wins.map((w) => w.seat) : result.winner === null ? [] : [result.winner];
+  // Every seat that dealt in (点炮, or whose kong was robbed), once, in win order.
+  const dealtIn = [];
+  const wins = v.wins && v.wins.length ? v.wins : null;
+  for (const w of wins || [{ discarder: result.discarder }]) {
+    if (w.discarder !== null && w.discarder !== undefined && !dealtIn.includes(w.discarder)) dealtIn.push(w.discarder);
+  }
+  // The seats in the order the settlement lists them: the winners in win order, then the others.
+  const order = [...winners, ...[0, 1, 2, 3].filter((seat) => !winners.includes(seat))].map((seat) => seats[seat]);
   return {
-    winners: v.wins ? v.wins.map((w) => w.seat) : result.winner === null ? [] : [result.winner],
-    wins: v.wins || null,
+    winners,
+    dealtIn,
+    order,
+    // 血战到底 (a view with `wins`): the settlement in blocks, one per win, then kongs and checks.
+    blocks: Array.isArray(v.wins) ? winBlocks(v.wins, settlement.lines) : null,
+    kongs: settlement.lines.filter((line) => line.kind === "kong" || line.kind === "zhuanyi"),
+    checks: settlement.lines.filter((line) => ["huazhu", "chajiao", "tuishui"].includes(line.kind)),
+    wins,
     settled: v.settled || null,
     winner: result.winner,
     winBy: result.win_by,
@@ -408,4 +423,52 @@ export function settlementModel(state) {
 /** Sum of a seat's settlement lines (a check the tests make: it is the seat's net). */
 export function linesTotal(seatModel) {
   return seatModel.lines.reduce((sum, line) => sum + line.signed, 0);
+}
+
+/**
+ * 血战到底 (成麻): each win as its own block, in the order the wins were made: who won, on which
+ * tile, from whom (null: a self-draw), the fan items and their total, and each payer's share
+ * (a self-draw's 自摸加底 joined to the payer's share it goes with). `lines` are the server's
+ * settlement lines; a win's are those whose `winner` is its seat.
+ */
+export function winBlocks(wins, lines) {
+  return wins.map((win, index) => {
+    const payers = [];
+    for (const line of lines) {
+      if (line.kind !== "win" || line.winner !== win.seat) continue;
+      let payer = payers.find((p) => p.seat === line.payer);
+      if (!payer) {
+        payer = { seat: line.payer, amount: 0, lines: [] };
+        payers.push(payer);
+      }
+      payer.amount += line.amount;
+      payer.lines.push(line);
+    }
+    return {
+      number: index + 1,
+      seat: win.seat,
+      winBy: win.win_by,
+      discarder: win.discarder ?? null,
+      tile: win.tile,
+      fan: Object.entries(win.fan || {}),
+      total: win.total,
+      payers,
+      amount: payers.reduce((sum, p) => sum + p.amount, 0),
+    };
+  });
+}
+
+/**
+ * A payment line's arithmetic, as numbers (the words are the view's): the items' sum, the
+ * amount, and how the one is made from the other (rules.payments.Share):
+ * `doubling` base × 2^(sum + offset), `tai` base + sum × tai value, `score` base × sum × factors.
+ * `plain`: whether "sum unit = amount" says it all (else the full formula is worth showing).
+ */
+export function lineMath(line) {
+  const sum = (line.items || []).reduce((total, [, value]) => total + value, 0);
+  const math = { rule: line.rule, base: line.base, sum, amount: line.amount, offset: line.offset || 0 };
+  if (line.rule === "doubling") math.exponent = sum + math.offset;
+  if (line.rule === "tai") math.taiValue = line.tai_value;
+  if (line.rule === "score") math.factors = line.factors || [];
+  return math;
 }

@@ -2,15 +2,17 @@
 
 The JSON files in ``tests/js/fixtures/`` are what this module writes; ``tests/js/test_fixtures.py``
 fails when they differ from what the engine produces now (run this module to write them again:
-``python -m tests.js.fixtures``). A fixture is a ``decision`` message as
-``tables.selectors.decision_message`` builds it (the view is the engine's ``seat_view``).
+``python -m tests.js.fixtures``). A fixture is a ``decision`` message built by
+the server's own ``tables.selectors.decision_message`` (the view is the engine's ``seat_view``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +28,19 @@ DEADLINE = "2030-01-01T00:00:00+00:00"
 
 
 def decision(state: RoundState, seat: int | None, *, round_id: int = 7) -> dict[str, Any]:
-    """A ``decision`` message for ``seat`` (``tables.selectors.decision_message``'s shape)."""
-    phase = state.phase
-    ended = isinstance(phase, EndedPhase)
-    legal = [] if seat is None or ended else legal_actions(state, seat)
-    turn_seat = phase.seat if isinstance(phase, TurnPhase) else None
-    return {
-        "type": "decision",
-        "round_id": round_id,
-        "status": "ended" if ended else "playing",
-        "version": state.version,
-        "decision_version": state.version,
-        "phase": phase.kind,
-        "turn_seat": turn_seat,
-        "deadline": None if ended else DEADLINE,
-        "legal_actions": [a.to_json() for a in legal],
-        "view": seat_view(state, seat),
-    }
+    """A ``decision`` message for ``seat``, built by the server's own builder
+    (``tables.selectors.decision_message``) for an unsaved round at ``state``."""
+    from tables.models import Round
+    from tables.selectors import decision_message
+
+    ended = isinstance(state.phase, EndedPhase)
+    rnd = Round(
+        pk=round_id,
+        status=Round.Status.ENDED if ended else Round.Status.PLAYING,
+        decision_version=state.version,
+        deadline=None if ended else datetime.fromisoformat(DEADLINE),
+    )
+    return decision_message(rnd, state, seat)
 
 
 def _quiet(state: RoundState, seat: int) -> Any:
@@ -121,7 +119,33 @@ def huansanzhang() -> dict[str, Any]:
     raise AssertionError("no 换三张 deal with a pair in a suit to pass on")
 
 
+CHENGMA_WINS_SEED = hashlib.sha256(b"queyou chengma wins 1").digest()
+"""成麻, dealt by seat 0 and played by the browser test's player: three wins, in the order seat 0
+(on seat 1's discard), seat 2 (self-draw), seat 1 (on seat 3's discard), and two kong payments."""
+
+
+def chengma_round() -> tuple[list[Any], RoundState]:
+    """The moves of the :data:`CHENGMA_WINS_SEED` round and its end (the browser test plays the
+    same moves through the services)."""
+    from tests.tables.test_browser_chengma import _choose
+
+    state, _ = new_round(variant=get_variant("chengma"), seed=CHENGMA_WINS_SEED, dealer=0)
+    moves = []
+    while state.result is None:
+        action = _choose(state, seats_to_act(state)[0])
+        moves.append(action)
+        state, _ = apply(state, action)
+    return moves, state
+
+
+def chengma_wins() -> dict[str, Any]:
+    """成麻 血战到底: the settlement of three wins not in seat order (two discarders)."""
+    _, state = chengma_round()
+    return decision(state, 3)
+
+
 FIXTURES = {
+    "chengma_wins": chengma_wins,
     "lisi_ting": lisi_ting,
     "claim": claim,
     "settlement": settlement,
@@ -134,6 +158,11 @@ def text(name: str) -> str:
 
 
 def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("QUEYOU_TESTING", "1")
+    import django
+
+    django.setup()
     HERE.mkdir(exist_ok=True)
     random.seed(0)
     for name in FIXTURES:

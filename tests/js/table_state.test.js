@@ -11,6 +11,7 @@ import {
   exchangeOffers,
   handModel,
   initialState,
+  lineMath,
   linesTotal,
   promptModel,
   reduce,
@@ -296,4 +297,59 @@ test("换三张: another seat's answer keeps the picks; one's own answer ends th
   assert.equal(prompt.name, "dingque");
   assert.deepEqual(prompt.choices.map((c) => c.action.kind), ["choose_void", "choose_void", "choose_void"]);
   assert.equal(handModel(void_).picking, undefined);
+});
+
+test("血战到底: each win is its own block, in the order the wins were made, with its payers", () => {
+  const decision = fixture("chengma_wins");
+  const [state] = run([table(decision.view.you), snapshotOf(decision)]);
+  const model = settlementModel(state);
+  const wins = decision.view.wins;
+  assert.ok(wins.length >= 2);
+  // Win order, not seat order (the fixture's wins are seats 0, 2, 1).
+  assert.deepEqual(model.blocks.map((b) => b.seat), wins.map((w) => w.seat));
+  assert.notDeepEqual(wins.map((w) => w.seat), [...wins.map((w) => w.seat)].sort());
+  assert.deepEqual(model.winners, wins.map((w) => w.seat));
+  // Every discarder who dealt in, in win order; the rows list the winners first, in win order.
+  const discarders = [...new Set(wins.filter((w) => w.discarder !== null).map((w) => w.discarder))];
+  assert.ok(discarders.length >= 2);
+  assert.deepEqual(model.dealtIn, discarders);
+  assert.deepEqual(model.order.map((s) => s.seat).slice(0, wins.length), wins.map((w) => w.seat));
+  assert.equal(model.order.length, 4);
+  const lines = decision.view.result.settlement.lines;
+  model.blocks.forEach((block, i) => {
+    assert.equal(block.number, i + 1);
+    assert.equal(block.tile, wins[i].tile);
+    assert.equal(block.total, wins[i].total);
+    assert.deepEqual(block.fan, Object.entries(wins[i].fan));
+    // The block's payers are exactly the win lines of this winner, each payer once.
+    const own = lines.filter((l) => l.kind === "win" && l.winner === block.seat);
+    assert.equal(block.payers.reduce((n, p) => n + p.lines.length, 0), own.length);
+    assert.equal(new Set(block.payers.map((p) => p.seat)).size, block.payers.length);
+    assert.equal(block.amount, own.reduce((sum, l) => sum + l.amount, 0));
+    if (block.discarder !== null) assert.deepEqual(block.payers.map((p) => p.seat), [block.discarder]);
+    else assert.ok(block.payers.every((p) => p.seat !== block.seat));
+  });
+  // Then the kongs (刮风下雨), then the checks; every line is in one of the three.
+  assert.ok(model.kongs.length > 0);
+  const winLines = lines.filter((l) => l.kind === "win").length;
+  assert.equal(winLines + model.kongs.length + model.checks.length, lines.filter((l) => l.kind !== "cap").length);
+  for (const seat of model.seats) assert.equal(linesTotal(seat), seat.net);
+});
+
+test("a payment line's arithmetic: the sum of its items and the amount they make", () => {
+  const doubling = lineMath({ rule: "doubling", base: 1, items: [["qingyise", 2], ["gen", 1]], offset: -1, amount: 4 });
+  assert.deepEqual([doubling.sum, doubling.exponent, doubling.amount], [3, 2, 4]);
+  assert.equal(doubling.base * 2 ** doubling.exponent, doubling.amount);
+  const tai = lineMath({ rule: "tai", base: 10, items: [["zimo", 1], ["menqing", 1]], tai_value: 5, amount: 20 });
+  assert.equal(tai.base + tai.sum * tai.taiValue, tai.amount);
+  const score = lineMath({ rule: "score", base: 1, items: [["pinghu", 4]], factors: [["zimo", 2]], amount: 8 });
+  assert.equal(score.factors.reduce((n, [, f]) => n * f, score.base * score.sum), score.amount);
+  // Every win line of the fixtures adds up the way its rule says.
+  for (const name of ["settlement", "chengma_wins"]) {
+    for (const line of fixture(name).view.result.settlement.lines.filter((l) => l.kind === "win")) {
+      const m = lineMath(line);
+      const expected = m.rule === "doubling" ? m.base * 2 ** m.exponent : m.rule === "tai" ? m.base + m.sum * m.taiValue : m.factors.reduce((n, [, f]) => n * f, m.base * m.sum);
+      assert.equal(expected, line.amount, JSON.stringify(line));
+    }
+  }
 });

@@ -382,3 +382,85 @@ def _tile(name: str) -> int:
     from rules.tiles import parse_tiles
 
     return parse_tiles(name)[0]
+
+
+def _chengma_round_with_three_wins(seated: Any, players: list[Any], settings: Any) -> Any:
+    """成麻 dealt from ``CHENGMA_WINS_SEED`` and played to its end through the services, with
+    the moves of ``tests.js.fixtures.chengma_round``: three wins, not in seat order."""
+    from tables import gameplay, rooms, selectors
+    from tests.js.fixtures import CHENGMA_WINS_SEED, chengma_round
+    from tests.tables.helpers import act, fresh
+
+    settings.TABLES_FIXED_SEED = CHENGMA_WINS_SEED.hex()
+    room_set_variant(seated, "chengma")
+    for user in players:
+        rooms.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    moves, final = chengma_round()
+    for action in moves:
+        assert act(rnd, action.seat, gameplay.action_json(action)).ok
+    assert fresh(rnd).status == "ended"
+    return final
+
+
+def test_a_chengma_settlement_shows_each_win_as_a_block_in_win_order(
+    live_url: str, seated: Any, players: list[Any], settings: Any, monkeypatch: Any
+) -> None:
+    """血战到底 with three wins (issue 27): each win its own block in the order the wins were made
+    (tile, from whom, fan, each payer), then the kongs, then the totals; every discarder who
+    dealt in has 点炮; the plain formula opens to the full one on a tap. At both sizes."""
+    from playwright.sync_api import expect, sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    final = _chengma_round_with_three_wins(seated, players, settings)
+    wins = final.extra["wins"]
+    order = [str(w["seat"]) for w in wins]
+    assert order != sorted(order), "the seed's wins should not be in seat order"
+    discarders = {w["discarder"] for w in wins if w["discarder"] is not None}
+    assert len(discarders) >= 2
+    cookie = _session_cookie(players[3])
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        for name, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{live_url}/tables/{seated.pk}/")
+            settlement = page.locator('[data-role="settlement"]')
+            expect(settlement).to_be_visible(timeout=10000)
+            blocks = settlement.locator('[data-role="win-block"]')
+            expect(blocks).to_have_count(len(wins))
+            assert blocks.evaluate_all("ns => ns.map(n => n.dataset.seat)") == order
+            for block, win in zip(blocks.all(), wins, strict=True):
+                tile = block.locator(".win-tile")
+                expect(tile).to_have_attribute("data-tile", _name(win["tile"]))
+                payers = block.locator('tr[data-kind="win"]')
+                assert payers.count() >= 1
+                if win["discarder"] is not None:
+                    assert payers.evaluate_all("ns => ns.map(n => n.dataset.payer)") == [
+                        str(win["discarder"])
+                    ]
+                    expect(block.locator('[data-role="dealt-in"]')).to_have_count(1)
+            # Kongs after the wins, then the totals: the rows in win order, then the others.
+            kongs = settlement.locator('[data-role="kong-block"]')
+            expect(kongs).to_have_count(1)
+            seats = settlement.locator(".settle-seat").evaluate_all(
+                "ns => ns.map(n => n.dataset.seat)"
+            )
+            assert seats[: len(order)] == order
+            dealt = settlement.locator(".settle-seat:has([data-role=dealt-in])").evaluate_all(
+                "ns => ns.map(n => Number(n.dataset.seat))"
+            )
+            assert set(dealt) == discarders
+            nets = settlement.locator('.settle-seat [data-role="net"]').all_inner_texts()
+            assert [int(n) for n in nets] == [final.result.nets[int(s)] for s in seats]
+            # "1 番 = 2 分", the full formula on a tap.
+            formula = settlement.locator(".formula-toggle").first
+            plain = formula.inner_text()
+            assert "=" in plain
+            assert "×" not in plain
+            formula.click()
+            assert "×" in formula.inner_text()
+            assert formula.get_attribute("title") == formula.inner_text()
+            _on_screen(page, '[data-role="settlement"] [data-role="ready"]')
+            _screenshot(page, f"table-settlement-chengma-{name}")
+        browser.close()
