@@ -174,6 +174,8 @@ def decision_message(
     version = rnd.decision_version if token is None else token
     view = gameplay.seat_view(state, seat)
     view["version"] = version
+    # Li-Si: a ready player wins by themselves, with no 胡 to press; the page says so (issue 27).
+    view["auto_win"] = state.variant.flow.wins_after_ting
     return {
         "type": "decision",
         "round_id": rnd.pk,

@@ -354,6 +354,10 @@ export function promptModel(state) {
       choices: others.map((action) => ({ action, tiles: actionTiles(action, drawn) })),
       ting: tingDiscards(state).length > 0,
       discard: legal(state).some((a) => a.kind === "discard"),
+      // 立牌 (Li-Si): the hand has standing tiles, which play as the ting discard directly.
+      standing: (v.seats[you].standing || []).length > 0,
+      // Li-Si: once ready, the win is taken by itself (the server's flow says so).
+      autoWin: Boolean(v.auto_win),
     };
   }
   return null;

@@ -339,9 +339,20 @@ export function renderOwn(root, state, hooks) {
   if (model.ting && model.waits.length) {
     const waits = el("span", "waits", _("听："));
     for (const name of model.waits) waits.append(tileEl(name, { classes: "t-xs" }));
+    if (v.auto_win) waits.append(autoWinNote());
     row.append(waits);
+  } else if (model.ting && v.auto_win) {
+    row.append(autoWinNote());
   }
   own.replaceChildren(...(v.hint ? [hintNode(v.hint), row] : [row]));
+}
+
+/** Li-Si: after 报听 the engine takes the win by itself; there is no 胡 button (issue 27). */
+function autoWinNote() {
+  const note = el("span", "auto-win-note", _("报听后自动胡牌"));
+  note.dataset.role = "auto-win";
+  note.title = _("报听后，胡的牌一来（别人打出或自己摸到）就自动胡牌，不用按「胡」。");
+  return note;
 }
 
 const HINT_REASON_GROUP = "reasons";
@@ -480,7 +491,11 @@ export function renderPrompt(root, state, hooks) {
     line.append(el("span", "", prompt.kind === "rob_kong" ? _("可以抢杠胡") : _("你要吗？")));
     nodes.push(line);
   } else if (prompt.ting) {
-    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : _("可以报听：按「听」再点要打的牌（立牌直接点）")));
+    // 立牌 only where the hand has standing tiles (the variant's own data, Li-Si's `standing`);
+    // where a ready player's win is automatic, the prompt says so before the player declares.
+    const how = prompt.standing ? `${_("可以报听：按「听」再点要打的牌")}${_("（立牌直接点）")}` : _("可以报听：按「听」再点要打的牌");
+    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : how));
+    if (prompt.autoWin) nodes.push(autoWinNote());
   } else {
     nodes.push(el("p", "prompt-line", _("轮到你：点一张牌打出，或者：")));
   }

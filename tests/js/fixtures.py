@@ -70,6 +70,22 @@ def lisi_ting() -> dict[str, Any]:
     raise AssertionError("no Li-Si ting position")
 
 
+def changchun_ting() -> dict[str, Any]:
+    """Changchun: a seat on its turn that may declare ting (no standing tiles, no automatic win)."""
+    for i in range(200):
+        seed = hashlib.sha256(b"queyou changchun ting %d" % i).digest()
+        state, _ = new_round(variant=get_variant("changchun"), seed=seed, dealer=0)
+        while not isinstance(state.phase, EndedPhase):
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            if isinstance(state.phase, TurnPhase) and any(
+                a.kind == "discard" and a.ting for a in legal
+            ):
+                return decision(state, seat)
+            state, _ = apply(state, _quiet(state, seat))
+    raise AssertionError("no Changchun ting position")
+
+
 def claim() -> dict[str, Any]:
     """Changchun: a claim window in which the viewer may pong (and pass)."""
     for state, _ in play_eager_rounds("changchun", "fixture/claim", rounds=20):
@@ -147,6 +163,7 @@ def chengma_wins() -> dict[str, Any]:
 FIXTURES = {
     "chengma_wins": chengma_wins,
     "lisi_ting": lisi_ting,
+    "changchun_ting": changchun_ting,
     "claim": claim,
     "settlement": settlement,
     "huansanzhang": huansanzhang,

@@ -353,3 +353,18 @@ test("a payment line's arithmetic: the sum of its items and the amount they make
     }
   }
 });
+
+test("the ting prompt: 立牌 only where the hand has standing tiles; Li-Si says its win is automatic", () => {
+  const lisi = fixture("lisi_ting");
+  const [li] = run([table(lisi.view.you), snapshotOf(lisi)]);
+  const liPrompt = promptModel(li);
+  assert.equal(liPrompt.ting, true);
+  assert.equal(liPrompt.standing, true);
+  assert.equal(liPrompt.autoWin, true);
+  const cc = fixture("changchun_ting");
+  const [changchun] = run([table(cc.view.you), snapshotOf(cc)]);
+  const ccPrompt = promptModel(changchun);
+  assert.equal(ccPrompt.ting, true);
+  assert.equal(ccPrompt.standing, false);
+  assert.equal(ccPrompt.autoWin, false);
+});

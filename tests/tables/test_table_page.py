@@ -131,10 +131,15 @@ def test_a_lisi_ting_is_declared_by_clicking_a_standing_tile(
         page.goto(f"{live_url}/tables/{seated.pk}/")
         ting = page.locator('[data-role="actions"] button.action-ting')
         expect(ting).to_be_visible(timeout=10000)
+        # The prompt names the standing tiles and says that the win will be automatic.
+        expect(page.locator('[data-role="actions"] .prompt-line')).to_contain_text("立牌直接点")
+        expect(page.locator('[data-role="actions"] [data-role="auto-win"]')).to_be_visible()
         ting.click()
         tile = page.locator(f'.seat-me .tile.playable[data-tile="{ting_tiles[0]}"]').first
         tile.click(timeout=5000)
         expect(page.locator(".seat-me .badge-ting")).to_be_visible(timeout=5000)
+        # Ready: no 胡 button will come; the own row says why.
+        expect(page.locator('.seat-me [data-role="auto-win"]')).to_be_visible()
         browser.close()
     after = state_of(rnd)
     assert after.seats[seat].ting
