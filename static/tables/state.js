@@ -24,6 +24,8 @@ export function initialState() {
     picked: [], // 换三张: positions in the own hand (handModel's order) chosen to pass on
     lastDiscard: null, // {seat, tile}: the newest discard (highlighted)
     notice: null, // why a round was voided: {kind: "player_left", seat, name} …
+    players: null, // who played each seat of the round shown: [{name, bot}] (named after they left)
+    previous: null, // the last ended round's {round, decision, table, players}: "上一盘结算"
   };
 }
 
@@ -77,7 +79,11 @@ function onSnapshot(state, message) {
     },
     decision,
     lastSeq: message.seq,
-    log: newRound ? [] : state.log,
+    // The snapshot carries the round's last events: the log fills again after a reload.
+    log: message.events ? message.events.map(([seq, event]) => ({ seq, event })).slice(-LOG_LIMIT) : newRound ? [] : state.log,
+    players: message.players || (newRound ? null : state.players),
+    // The last settlement stays reachable ("上一盘结算") once the next deal has begun.
+    previous: newRound && settlementModel(state) ? { round: state.round, decision: state.decision, table: state.table, players: state.players } : state.previous,
     pending: null,
     acked: false,
     tingMode: false,
@@ -86,6 +92,7 @@ function onSnapshot(state, message) {
   };
   next.picked = keptPicks(state, next);
   const effects = newRound && message.status === "playing" ? [{ type: "sound", name: "deal" }] : [];
+  if (message.events) effects.push({ type: "relog", log: next.log });
   return [next, effects.concat(promptEffects(state, next))];
 }
 
@@ -181,9 +188,20 @@ export function position(state, seat) {
   return (seat - base + 4) % 4;
 }
 
+/** A seat's name: who sits there, else who played it in the round shown (they left). */
 export function seatName(state, seat, fallback) {
   const entry = state.table && state.table.seats[seat];
-  return entry ? seatDisplayName(entry) : fallback;
+  if (entry) return seatDisplayName(entry);
+  const played = state.players && state.players[seat];
+  return played ? seatDisplayName(played) : fallback;
+}
+
+/** The state as it was at the last ended round ("上一盘结算"), for its settlement; null if none
+ *  (or it is the round shown). */
+export function previousState(state) {
+  const previous = state.previous;
+  if (!previous || (state.round && previous.round && previous.round.id === state.round.id)) return null;
+  return { ...state, ...previous, previous: null };
 }
 
 export function tingDiscards(state) {

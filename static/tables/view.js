@@ -828,11 +828,11 @@ function seatSums(seat) {
 
 /** The settlement model of the round shown, else (the next deal began, or nothing ended yet)
  *  the last one the page kept, when the player asked to see it again. */
-export function renderSettlement(root, state, hooks, hidden = false) {
+export function renderSettlement(root, state, hooks, hidden = false, previous = false) {
   const box = root.querySelector('[data-role="settlement"]');
   const model = settlementModel(state);
-  const seats = state.table && [state.table.seats, state.table.match, state.table.you];
-  if (unchanged(box, state.round && state.round.id, Boolean(model), hidden, seats)) return;
+  const seats = state.table && [state.table.seats, state.table.match, state.table.you, state.players];
+  if (unchanged(box, state.round && state.round.id, Boolean(model), hidden, seats, previous)) return;
   if (!model || hidden) {
     box.hidden = true;
     box.replaceChildren();
@@ -845,8 +845,9 @@ export function renderSettlement(root, state, hooks, hidden = false) {
   const head = el("header", "settle-head");
   let heading = model.winner === null ? _("荒庄（流局）") : endingWords({ ...v.result }, nameOf);
   if (model.winners.length > 1) heading = fmt(_("血战到底：%s 先后胡牌"), model.winners.map(nameOf).join("、"));
-  const title = el("h2", "settle-title", heading);
+  const title = el("h2", "settle-title", previous ? `${fmt(_("上一盘（第 %s 盘）"), state.round.number)}：${heading}` : heading);
   title.id = "settlement-title";
+  box.dataset.previous = String(previous);
   head.append(title);
   const close = el("button", "settle-close", "×");
   close.type = "button";
@@ -889,12 +890,17 @@ export function renderSettlement(root, state, hooks, hidden = false) {
   }
   card.append(body);
   const foot = el("footer", "settle-foot");
-  if (me(state) !== null) {
+  if (previous) {
+    const back = el("button", "button", _("回到牌桌"));
+    back.type = "button";
+    back.addEventListener("click", () => hooks.hideSettlement());
+    foot.append(back);
+  } else if (me(state) !== null) {
     foot.append(el("span", "muted", state.table && state.table.match ? _("20 秒后自动开始下一盘；四人都准备则立即开始。") : _("对局已结束；准备即开始新的对局。")));
     const ready = el("button", "button", _("准备"));
     ready.type = "button";
     ready.dataset.role = "ready";
-    ready.addEventListener("click", () => hooks.ready());
+    ready.addEventListener("click", () => hooks.ready(true, true));
     foot.append(ready);
   }
   card.append(foot);
@@ -959,10 +965,17 @@ export function renderLobby(root, state, hooks, settlementHidden = false) {
   return true;
 }
 
-export function renderSideButtons(root, state, hooks, settlementHidden = false) {
+export function renderSideButtons(root, state, hooks, settlementHidden = false, hasPrevious = false) {
   const box = root.querySelector('[data-role="seat-buttons"]');
   const table = state.table;
   const nodes = [];
+  if (hasPrevious && !(settlementModel(state) && !settlementHidden)) {
+    const last = el("button", "button button-secondary", _("上一盘结算"));
+    last.type = "button";
+    last.dataset.role = "previous-settlement";
+    last.addEventListener("click", () => hooks.showPrevious());
+    nodes.push(last);
+  }
   if (settlementHidden && settlementModel(state)) {
     const show = el("button", "button", _("看结算"));
     show.type = "button";

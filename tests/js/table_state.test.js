@@ -14,7 +14,9 @@ import {
   lineMath,
   linesTotal,
   promptModel,
+  previousState,
   reduce,
+  seatName,
   settlementModel,
 } from "../../static/tables/state.js";
 
@@ -367,4 +369,44 @@ test("the ting prompt: 立牌 only where the hand has standing tiles; Li-Si says
   assert.equal(ccPrompt.ting, true);
   assert.equal(ccPrompt.standing, false);
   assert.equal(ccPrompt.autoWin, false);
+});
+
+test("a snapshot refills the log with the round's last events and names the seats of those who left", () => {
+  const decision = fixture("settlement");
+  const events = [
+    [38, { kind: "discard", seat: 1, tile: "5p", ting: false, face_down: false }],
+    [39, { kind: "round_ended", winner: 0 }],
+  ];
+  const players = [{ name: "老王", bot: null }, { name: "机器人 1", bot: { number: 1, level: "easy" } }, { name: "小李", bot: null }, { name: "阿张", bot: null }];
+  const empty = { ...table(0), seats: [null, null, null, null], you: null };
+  const [state, effects] = run([empty, { ...snapshotOf(decision, 39), events, players }]);
+  assert.deepEqual(state.log.map((e) => e.seq), [38, 39]);
+  const relog = effects.find((e) => e.type === "relog");
+  assert.deepEqual(relog.log.map((e) => e.event.kind), ["discard", "round_ended"]);
+  // Everyone left the table: the settlement still names who played.
+  assert.equal(seatName(state, 0, "座位 1"), "老王");
+  assert.equal(seatName(state, 2, "座位 3"), "小李");
+  assert.match(seatName(state, 1, "座位 2"), /1/);
+  // Someone sits down again: the seat's own name wins.
+  const [seated] = run([table(0)], state);
+  assert.equal(seatName(seated, 0, "座位 1"), "p0");
+});
+
+test("the next deal keeps the last settlement within reach (上一盘结算)", () => {
+  const ended = fixture("settlement");
+  const [state] = run([table(0), snapshotOf(ended)]);
+  assert.ok(settlementModel(state));
+  assert.equal(previousState(state), null); // the round shown is the one that ended
+  const next = fixture("claim");
+  const fresh = { ...snapshotOf({ ...next, round_id: ended.round_id + 1 }), round_number: 2, events: [] };
+  const [after] = run([fresh], state);
+  assert.equal(settlementModel(after), null);
+  const previous = previousState(after);
+  assert.ok(previous);
+  assert.equal(previous.round.id, ended.round_id);
+  const model = settlementModel(previous);
+  assert.deepEqual(model.seats.map((s) => s.net), ended.view.result.nets);
+  // A resync of the same new round keeps it; the round after next replaces nothing unsettled.
+  const [again] = run([fresh], after);
+  assert.equal(previousState(again).round.id, ended.round_id);
 });

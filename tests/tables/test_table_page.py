@@ -284,6 +284,9 @@ def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
         page.set_viewport_size({"width": 1280, "height": 720})
         page.reload()
         expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
+        # The log (牌局记录) is filled again from the snapshot's last events (issue 27).
+        expect(page.locator('[data-role="log"]')).to_contain_text("本盘结束")
+        assert page.locator('[data-role="log"] li').count() >= 20
         page.select_option("#lang-select", "en")
         page.wait_for_load_state()
         expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
