@@ -22,6 +22,7 @@ export function initialState() {
     counter: 0,
     tingMode: false,
     picked: [], // 换三张: positions in the own hand (handModel's order) chosen to pass on
+    raised: null, // the own tile a first tap raised (handModel's order); a second tap plays it
     lastDiscard: null, // {seat, tile}: the newest discard (highlighted)
     notice: null, // why a round was voided: {kind: "player_left", seat, name} …
     players: null, // who played each seat of the round shown: [{name, bot}] (named after they left)
@@ -60,6 +61,8 @@ export function reduce(state, message) {
       return onAct(state, message.action, message.now ?? 0);
     case "ui/pick":
       return [onPick(state, message.index), []];
+    case "ui/tap":
+      return onTap(state, message.index, message.oneTap, message.now ?? 0);
     default:
       return [state, []];
   }
@@ -87,6 +90,7 @@ function onSnapshot(state, message) {
     pending: null,
     acked: false,
     tingMode: false,
+    raised: null,
     lastDiscard: claimedTile(decision) || (newRound ? null : state.lastDiscard),
     notice: message.notice || (newRound ? null : state.notice),
   };
@@ -133,6 +137,7 @@ function onDecision(state, message) {
     pending: moved || state.acked ? null : state.pending,
     acked: false,
     tingMode: moved ? false : state.tingMode,
+    raised: moved ? null : state.raised,
     lastDiscard: claimedTile(decision) || state.lastDiscard,
   };
   next.picked = keptPicks(state, next);
@@ -162,6 +167,22 @@ function onAct(state, action, now) {
     action: body,
   };
   return [{ ...state, counter, pending: id }, [{ type: "send", message: send }]];
+}
+
+/**
+ * A tap on the own tile at `index` (issue 27): the first tap raises it, a second tap on the
+ * raised tile plays it; with `oneTap` (the player's choice) or from the keyboard the first
+ * tap plays it at once. A tile that plays nothing now is not raised.
+ */
+function onTap(state, index, oneTap, now) {
+  const hand = handModel(state);
+  const tile = hand && hand.tiles[index];
+  if (!tile || !tile.action) return [state, []];
+  if (oneTap || state.raised === index) {
+    const [next, effects] = onAct(state, tile.action, now);
+    return [{ ...next, raised: null }, effects];
+  }
+  return [{ ...state, raised: index }, []];
 }
 
 function sameAction(a, b) {
@@ -246,7 +267,10 @@ export function handModel(state) {
   const seat = v.seats[me(state)];
   const actions = state.pending ? [] : legal(state).filter((a) => a.kind === "discard");
   const pick = (name, ting) => actions.find((a) => a.tile === name && a.ting === ting) || null;
-  const tiles = own.map(({ name, kind }) => ({ name, kind, action: pick(name, kind === "standing" || state.tingMode) }));
+  const tiles = own.map(({ name, kind }, i) => {
+    const action = pick(name, kind === "standing" || state.tingMode);
+    return { name, kind, action, raised: Boolean(action) && state.raised === i };
+  });
   const model = { tiles, melds: seat.melds, flowers: seat.flowers || [], ting: seat.ting, waits: seat.waits || [] };
   const offers = exchangeOffers(legal(state));
   if (!offers.length) return model;

@@ -28,6 +28,7 @@ const ui = {
   status: app.querySelector('[data-role="status"]'),
   log: app.querySelector('[data-role="log"]'),
   sound: app.querySelector('[data-role="sound"]'),
+  oneTap: app.querySelector('[data-role="one-tap"]'),
   helpToggle: app.querySelector('[data-role="help-toggle"]'),
   help: app.querySelector('[data-role="help"]'),
 };
@@ -185,6 +186,7 @@ const hooks = {
     scheduleRender();
   },
   act: (action) => dispatch({ type: "ui/act", action, now: Date.now() }),
+  tap: (index, fromKey) => dispatch({ type: "ui/tap", index, oneTap: fromKey || oneTap.on, now: Date.now() }),
   pick: (index) => dispatch({ type: "ui/pick", index }),
   toggleTing: () => dispatch({ type: "ui/ting" }),
   sit: (index) => post(app.dataset.sitUrl, { index }),
@@ -306,6 +308,27 @@ ui.sound.addEventListener("click", () => {
   if (sounds.on) sounds.play("turn");
 });
 showSound();
+
+// One tap or two to discard (two by default: a tap raises the tile, a second plays it; issue 27).
+const oneTap = {
+  key: "queyou.oneTap",
+  get on() {
+    return localStorage.getItem(this.key) === "on";
+  },
+  set on(value) {
+    localStorage.setItem(this.key, value ? "on" : "off");
+  },
+};
+
+function showOneTap() {
+  ui.oneTap.textContent = oneTap.on ? _("单击出牌：开") : _("单击出牌：关");
+  ui.oneTap.setAttribute("aria-pressed", String(oneTap.on));
+}
+ui.oneTap.addEventListener("click", () => {
+  oneTap.on = !oneTap.on;
+  showOneTap();
+});
+showOneTap();
 
 ui.helpToggle.addEventListener("click", () => {
   ui.help.hidden = !ui.help.hidden;

@@ -295,7 +295,7 @@ export function renderOwn(root, state, hooks) {
   const model = handModel(state);
   const entry = state.table && state.table.seats[you];
   const turn = state.decision && [state.decision.turn_seat, state.decision.phase, state.decision.deadline];
-  if (unchanged(own, you, model, v.hint, v.dealer, v.seat_winds, entry, turn, state.pending)) return;
+  if (unchanged(own, you, model, v.hint, v.dealer, v.seat_winds, entry, turn, state.pending, v.auto_win)) return;
   const row = el("div", "own-row");
   row.append(plate(state, you, v));
   const hand = el("div", "hand");
@@ -304,7 +304,16 @@ export function renderOwn(root, state, hooks) {
   const myTurn = legal(state).some((a) => a.kind === "discard");
   hand.classList.toggle("my-turn", myTurn);
   hand.classList.toggle("picking", Boolean(model.picking));
+  // On a phone the hand lies in two rows (tiles ≥ 40 px tall): the break sits after the first
+  // half of the tiles held (the drawn tile stays apart, at the end of the second row).
+  const held = model.tiles.filter((t) => t.kind !== "drawn").length;
+  const half = Math.ceil(held / 2);
   model.tiles.forEach((t, i) => {
+    if (i === half && held > 8) {
+      const cut = el("span", "hand-break");
+      cut.setAttribute("aria-hidden", "true");
+      hand.append(cut);
+    }
     const classes = ["t-hand"];
     if (t.kind === "standing") classes.push("standing");
     if (t.kind === "drawn") classes.push("drawn");
@@ -312,6 +321,7 @@ export function renderOwn(root, state, hooks) {
     if (t.action && t.action.ting) classes.push("ting-play");
     if (t.pickable) classes.push("pickable");
     if (t.picked) classes.push("picked");
+    if (t.raised) classes.push("raised");
     const node = tileEl(t.name, { classes: classes.join(" "), tag: "button" });
     node.dataset.index = String(i);
     node.disabled = !t.action && !t.pickable;
@@ -321,8 +331,11 @@ export function renderOwn(root, state, hooks) {
       node.setAttribute("aria-pressed", String(Boolean(t.picked)));
       node.addEventListener("click", () => hooks.pick(i));
     } else if (t.action) {
+      // A tap raises the tile, a second tap plays it (or one tap, as the player chose); a key
+      // press (a click of detail 0) plays it at once (state.js, onTap).
       node.setAttribute("aria-label", t.action.ting ? fmt(_("打出 %s 并报听"), tileWords(t.name)) : fmt(_("打出 %s"), tileWords(t.name)));
-      node.addEventListener("click", () => hooks.act(t.action));
+      node.setAttribute("aria-pressed", String(t.raised));
+      node.addEventListener("click", (event) => hooks.tap(i, event.detail === 0));
     }
     hand.append(node);
   });

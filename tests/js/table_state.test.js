@@ -410,3 +410,34 @@ test("the next deal keeps the last settlement within reach (上一盘结算)", (
   const [again] = run([fresh], after);
   assert.equal(previousState(again).round.id, ended.round_id);
 });
+
+test("a tap raises a tile and a second tap plays it; one tap plays it when the player chose so", () => {
+  const decision = fixture("claim");
+  const turn = fixture("changchun_ting"); // a Changchun turn with plain discards
+  const [state] = run([table(turn.view.you), snapshotOf(turn)]);
+  const tiles = handModel(state).tiles;
+  const i = tiles.findIndex((t) => t.action && !t.action.ting);
+  const j = tiles.findIndex((t, k) => k !== i && t.action && t.name !== tiles[i].name);
+  const [raised, none] = run([{ type: "ui/tap", index: i, now: 1 }], state);
+  assert.deepEqual(none, []);
+  assert.equal(raised.raised, i);
+  assert.equal(handModel(raised).tiles[i].raised, true);
+  assert.equal(handModel(raised).tiles.filter((t) => t.raised).length, 1);
+  // Another tile moves the raise; the raised one, tapped again, is played (once).
+  const [moved] = run([{ type: "ui/tap", index: j, now: 2 }], raised);
+  assert.equal(moved.raised, j);
+  const [played, effects] = run([{ type: "ui/tap", index: j, now: 3 }, { type: "ui/tap", index: j, now: 4 }], moved);
+  const sends = effects.filter((e) => e.type === "send");
+  assert.equal(sends.length, 1);
+  const { seat: _seat, ...body } = tiles[j].action;
+  assert.deepEqual(sends[0].message.action, body);
+  assert.equal(played.raised, null);
+  // One tap (the player's choice, or a key): played at once.
+  const [, oneEffects] = run([{ type: "ui/tap", index: i, oneTap: true, now: 5 }], state);
+  assert.equal(oneEffects.filter((e) => e.type === "send").length, 1);
+  // A tile that plays nothing is not raised; a new decision lowers the raised tile.
+  const [, claimEffects] = run([{ type: "ui/tap", index: 0, now: 6 }], run([table(decision.view.you), snapshotOf(decision)])[0]);
+  assert.deepEqual(claimEffects, []);
+  const [lowered] = run([{ ...turn, version: turn.version + 1 }], raised);
+  assert.equal(lowered.raised, null);
+});

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,9 @@ def test_a_lisi_ting_is_declared_by_clicking_a_standing_tile(
         expect(page.locator('[data-role="actions"] [data-role="auto-win"]')).to_be_visible()
         ting.click()
         tile = page.locator(f'.seat-me .tile.playable[data-tile="{ting_tiles[0]}"]').first
-        tile.click(timeout=5000)
+        tile.click(timeout=5000)  # a tap raises it
+        expect(tile).to_have_class(re.compile(r"\braised\b"))
+        tile.click(timeout=5000)  # a second tap plays it
         expect(page.locator(".seat-me .badge-ting")).to_be_visible(timeout=5000)
         # Ready: no 胡 button will come; the own row says why.
         expect(page.locator('.seat-me [data-role="auto-win"]')).to_be_visible()
@@ -346,6 +349,8 @@ def test_every_variant_plays_on_one_screen(
             page.goto(f"{live_url}/tables/{seated.pk}/")
             page.locator("#table-app.has-round").wait_for(timeout=10000)
             assert _on_screen(page, ".seat-me .hand .tile") == hand
+            if name == "phone":  # issue 27: tiles a thumb can hit, ≥ 40 px tall
+                assert min(_heights(page, ".seat-me .hand .tile")) >= 40
             _on_screen(page, ".seat-me .own-melds .tile")
             _on_screen(page, '[data-role="timer"] .timer-seconds')
             _on_screen(page, '[data-role="actions"] button')
@@ -472,3 +477,84 @@ def test_a_chengma_settlement_shows_each_win_as_a_block_in_win_order(
             _on_screen(page, '[data-role="settlement"] [data-role="ready"]')
             _screenshot(page, f"table-settlement-chengma-{name}")
         browser.close()
+
+
+def _heights(page: Any, selector: str) -> list[float]:
+    heights: list[float] = page.locator(selector).evaluate_all(
+        "ns => ns.map(n => n.getBoundingClientRect().height)"
+    )
+    return heights
+
+
+def test_a_tile_is_played_by_two_taps_or_one_as_chosen_and_a_phone_shows_it_large(
+    live_url: str, seated: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """Issue 27: on a 390 × 844 phone the 14 tiles are ≥ 40 px tall (two rows, the drawn tile
+    apart) and on screen, also held sideways (844 × 390); a first tap raises a tile and a
+    second plays it; with 单击出牌 on (kept in the browser) one tap plays it."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import gameplay, rooms, selectors
+    from tests.tables.helpers import state_of
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    for user in players:
+        rooms.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    cookie = _session_cookie(players[0])
+    url = f"{live_url}/tables/{seated.pk}/"
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "phone")
+        for size in ({"width": 844, "height": 390}, {"width": 390, "height": 844}):
+            page.set_viewport_size(size)
+            page.goto(url)
+            page.locator("#table-app.has-round").wait_for(timeout=10000)
+            assert _on_screen(page, ".seat-me .hand .tile") == 14
+            assert min(_heights(page, ".seat-me .hand .tile")) >= 40
+            _on_screen(page, '[data-role="timer"] .timer-seconds')
+            _screenshot(page, f"table-two-rows-{size['width']}x{size['height']}")
+        hand = page.locator(".seat-me .hand .tile")
+        tops = hand.evaluate_all("ns => ns.map(n => Math.round(n.getBoundingClientRect().top))")
+        assert len(set(tops)) == 2, tops  # two rows
+        drawn = page.locator(".seat-me .hand .tile.drawn")
+        assert round(drawn.evaluate("n => n.getBoundingClientRect().top")) == max(tops)
+        tile = page.locator(".seat-me .hand .tile.playable:not(.drawn)").nth(3)
+        name = tile.get_attribute("data-tile")
+        tile.click()
+        expect(page.locator(".seat-me .hand .tile.raised")).to_have_count(1)
+        expect(hand).to_have_count(14)  # raised, not played
+        page.locator(".seat-me .hand .tile.raised").click()
+        expect(hand).to_have_count(13, timeout=10000)
+        assert [d.tile for d in state_of(rnd).seats[0].discards] == [_tile(str(name))]
+
+        # Back to seat 0's turn: with 单击出牌 on, one tap plays the tile.
+        _advance(rnd, _turn_of(0), random.Random(3))
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.goto(url)
+        page.locator("#table-app.has-round").wait_for(timeout=10000)
+        toggle = page.locator('[data-role="one-tap"]')
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        page.reload()  # the choice is kept in this browser
+        expect(page.locator('[data-role="one-tap"]')).to_have_attribute("aria-pressed", "true")
+        page.locator(".seat-me .hand .tile.drawn.playable").click()
+        expect(page.locator(".seat-me .river-box .tile, .river .tile")).not_to_have_count(0)
+        expect(page.locator(".seat-me .hand .tile.playable")).to_have_count(0, timeout=10000)
+        browser.close()
+    assert len(state_of(rnd).seats[0].discards) == 2
+    assert gameplay.phase_kind(state_of(rnd)) in ("turn", "claims")
+
+
+def _turn_of(seat: int) -> Callable[[Any], bool]:
+    from tables import gameplay
+
+    def turn(state: Any) -> bool:
+        return (
+            gameplay.phase_kind(state) == "turn"
+            and state.phase.seat == seat
+            and any(a.kind == "discard" for a in gameplay.legal_actions(state, seat))
+        )
+
+    return turn
