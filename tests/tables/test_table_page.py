@@ -558,3 +558,41 @@ def _turn_of(seat: int) -> Callable[[Any], bool]:
         )
 
     return turn
+
+
+def test_the_header_keeps_its_height_when_the_log_fills(
+    live_url: str, playing: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """Issue 27: at 1280 × 720 the table's bar shrank from 33 to 16 px once the log filled (a
+    flex item squeezed by the side's content). After 100 log lines the bar, the felt and the
+    hand are as they were, at both sizes, and the log scrolls inside the side."""
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    cookie = _session_cookie(players[0])
+    url = f"{live_url}/tables/{playing.match.room_id}/"
+    measure = """() => Object.fromEntries(['.table-bar', '.felt', '.seat-me .hand .tile'].map(
+        s => [s, Math.round(document.querySelector(s).getBoundingClientRect().height)]))"""
+    fill = """() => { const log = document.querySelector('[data-role="log"]');
+        for (let i = 0; i < 100; i += 1) { const li = document.createElement('li');
+          li.textContent = `第 ${i} 行：东 p0 打出 5筒，南 p1 碰`; log.append(li); } }"""
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        for name, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(url)
+            page.locator("#table-app.has-round").wait_for(timeout=10000)
+            before = page.evaluate(measure)
+            assert before[".table-bar"] >= 30, before
+            page.evaluate(fill)
+            assert page.locator('[data-role="log"] li').count() >= 100
+            page.wait_for_timeout(100)
+            assert page.evaluate(measure) == before, name
+            if name == "desktop":
+                _on_screen(
+                    page, '.table-bar [data-role="sound"], .table-bar [data-role="help-toggle"]'
+                )
+                _on_screen(page, ".seat-me .hand .tile")
+                log = page.locator('[data-role="log"]')
+                assert log.evaluate("n => n.scrollHeight > n.clientHeight")
+        browser.close()
