@@ -513,7 +513,6 @@ def test_a_tile_is_played_by_two_taps_or_one_as_chosen_and_a_phone_shows_it_larg
             assert _on_screen(page, ".seat-me .hand .tile") == 14
             assert min(_heights(page, ".seat-me .hand .tile")) >= 40
             _on_screen(page, '[data-role="timer"] .timer-seconds')
-            _screenshot(page, f"table-two-rows-{size['width']}x{size['height']}")
         hand = page.locator(".seat-me .hand .tile")
         tops = hand.evaluate_all("ns => ns.map(n => Math.round(n.getBoundingClientRect().top))")
         assert len(set(tops)) == 2, tops  # two rows
