@@ -595,3 +595,47 @@ def test_the_header_keeps_its_height_when_the_log_fills(
                 log = page.locator('[data-role="log"]')
                 assert log.evaluate("n => n.scrollHeight > n.clientHeight")
         browser.close()
+
+
+def test_the_settlement_stays_until_ready_and_the_last_one_reopens_after_the_next_deal(
+    live_url: str, playing: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """Issue 27: the settlement stays until the player presses 准备 (then 看结算 brings it back)
+    or the next deal begins; after the deal 上一盘结算 shows the last one again."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import rooms, selectors
+    from tests.tables.helpers import fresh
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    _advance(playing, _ended, random.Random(5))
+    room = playing.match.room
+    cookie = _session_cookie(players[0])
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        page.goto(f"{live_url}/tables/{room.pk}/")
+        settlement = page.locator('[data-role="settlement"]')
+        expect(settlement).to_be_visible(timeout=10000)
+        page.wait_for_timeout(1500)  # nothing closes it by itself
+        expect(settlement).to_be_visible()
+        settlement.locator('[data-role="ready"]').click()
+        expect(settlement).to_be_hidden()
+        expect(page.locator('[data-role="seat-buttons"]')).to_contain_text("看结算")
+        for user in players[1:]:
+            rooms.seat_set_ready(room=room, user=user)
+        nxt = selectors.current_round(room.pk)
+        assert nxt is not None
+        assert nxt.pk != playing.pk
+        again = page.locator('[data-role="previous-settlement"]')
+        expect(again).to_be_visible(timeout=10000)
+        expect(settlement).to_be_hidden()
+        again.click()
+        expect(settlement).to_be_visible()
+        assert settlement.get_attribute("data-previous") == "true"
+        expect(settlement.locator(".settle-title")).to_contain_text("上一盘")
+        nets = settlement.locator('.settle-seat [data-role="net"]').all_inner_texts()
+        assert sorted(int(n) for n in nets) == sorted(fresh(playing).result["nets"])
+        settlement.locator(".settle-foot button").click()
+        expect(settlement).to_be_hidden()
+        expect(again).to_be_visible()
+        browser.close()
