@@ -190,6 +190,8 @@ def decision_message(
     version = rnd.decision_version if token is None else token
     view = gameplay.seat_view(state, seat)
     view["version"] = version
+    # Li-Si: a ready player wins by themselves, with no 胡 to press; the page says so (issue 27).
+    view["auto_win"] = state.variant.flow.wins_after_ting
     return {
         "type": "decision",
         "round_id": rnd.pk,
@@ -206,10 +208,72 @@ def decision_message(
     }
 
 
-def snapshot_message(rnd: Round, state: RoundState, seat: int | None) -> dict[str, Any]:
+RECENT_EVENTS = 80
+"""How many of a round's last events a snapshot carries, so that a page opened (or reloaded) in
+the middle of a round fills its log (牌局记录) again (issue 27)."""
+
+
+def recent_event_rows(rnd: Round) -> list[tuple[int, dict[str, Any]]]:
+    """The round's last :data:`RECENT_EVENTS` events as ``(seq, views)``, oldest first: every
+    viewer's redaction, as stored with the event."""
+    rows = (
+        RoundEvent.objects.filter(round=rnd)
+        .order_by("-seq")
+        .values_list("seq", "views")[:RECENT_EVENTS]
+    )
+    return [(seq, views) for seq, views in reversed(list(rows))]
+
+
+def events_for(rows: list[tuple[int, dict[str, Any]]], seat: int | None) -> list[list[Any]]:
+    """``[seq, event]`` of ``rows`` as this viewer may see them (its own redaction)."""
+    key = gameplay.viewer_key(seat)
+    out: list[list[Any]] = []
+    for seq, views in rows:
+        payload = gameplay.stored_view(views, key)
+        if payload is not None:
+            out.append([seq, payload])
+    return out
+
+
+def round_players(rnd: Round) -> list[dict[str, Any]]:
+    """Who played each seat of the round's match, for a page to name them after they left the
+    table (issue 27: a settlement shown once all four left named "座位 1…4"): a player's public
+    name, or a bot's number and level (named in the viewer's language, ``static/js/bots.js``)."""
+    from accounts.models import User
+
+    match = Match.objects.only("players", "bot_levels").get(pk=rnd.match_id)
+    players: list[int | None] = list(match.players or [None] * 4)
+    names = {
+        user.pk: str(user.public_name)
+        for user in User.objects.filter(pk__in=[u for u in players if u is not None])
+    }
+    numbers = bot_names.bot_numbers(players)
+    levels = list(match.bot_levels or [])
+    out: list[dict[str, Any]] = []
+    for seat, user in enumerate(players):
+        if user is None:
+            level = levels[seat] if seat < len(levels) else ""
+            name = bot_names.bot_name(number=numbers[seat], level=level)
+            out.append({"name": name, "bot": {"number": numbers[seat], "level": level}})
+        else:
+            out.append({"name": names.get(user, "?"), "bot": None})
+    return out
+
+
+def snapshot_message(
+    rnd: Round,
+    state: RoundState,
+    seat: int | None,
+    *,
+    recent: list[tuple[int, dict[str, Any]]] | None = None,
+    players: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view`` is in
-    ``decision.view``)."""
+    ``decision.view``), the round's last events for its log (``events``: ``[seq, event]``,
+    this viewer's redaction) and who played each seat (``players``). ``recent`` and
+    ``players``: read once by a caller that builds every viewer's snapshot."""
     ended = rnd.status == Round.Status.ENDED
+    rows = recent_event_rows(rnd) if recent is None else recent
     return {
         "type": "snapshot",
         "round_id": rnd.pk,
@@ -229,6 +293,8 @@ def snapshot_message(rnd: Round, state: RoundState, seat: int | None) -> dict[st
         # afterwards has not seen the event that said so.
         "notice": _notice(rnd) if rnd.status == Round.Status.ABORTED else None,
         "decision": decision_message(rnd, state, seat),
+        "events": events_for(rows, seat),
+        "players": round_players(rnd) if players is None else players,
     }
 
 
@@ -333,13 +399,16 @@ def round_start_update(
     """A new round's notification: every viewer's ``snapshot`` of it, built once by the writer
     (see :func:`round_update`; a socket takes its viewer's part when the round is newer than the
     one it shows)."""
+    recent, players = recent_event_rows(rnd), round_players(rnd)
     return {
         "round_id": rnd.pk,
         "last_seq": rnd.last_seq,
         "status": rnd.status,
         "seat_users": seat_users,
         "snapshots": {
-            gameplay.viewer_key(seat): snapshot_message(rnd, state, seat)
+            gameplay.viewer_key(seat): snapshot_message(
+                rnd, state, seat, recent=recent, players=players
+            )
             for seat in gameplay.VIEWERS
         },
     }

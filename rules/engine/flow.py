@@ -60,6 +60,9 @@ class Flow:
     kong_after_ting: ClassVar[bool] = True
     """A ready player may kong with the drawn tile if the waits stay the same."""
     rob_added_kong: ClassVar[bool] = True
+    wins_after_ting: ClassVar[bool] = False
+    """A ready player wins by themselves on the winning tile, with no 胡 to press (Li-Si): the
+    table says so where the player declares ting (issue 27)."""
     ting_discard_face_down: ClassVar[bool] = False
     default_reserve_stacks: ClassVar[int] = 7
     seats_leave: ClassVar[bool] = False

@@ -6,7 +6,7 @@
 // every rule word (tiles, fan items, reasons, options, the variants' `extra` facts, special kongs,
 // units) from the server's labels (tables/labels.py, json_script "calc-labels"); what each
 // variant has from json_script "calc-variants" (rules/case_facts.py).
-import { _, fmt } from "../js/i18n.js";
+import { _, fmt, pctx } from "../js/i18n.js";
 import { formatTiles, parseTiles, sortTiles, tileEl } from "../js/tiles.js";
 import {
   buildCase,
@@ -82,7 +82,7 @@ function start() {
     bad_notation: () => _("记法有误：%s"),
     you: () => _("胡"),
     dealer_mark: () => _("庄"),
-    payer: () => _("点炮"),
+    payer: () => pctx("dealt in", "点炮"),
   };
   const t = (key, ...args) => fmt(TEXT[key] ? TEXT[key]() : key, ...args);
   const seatName = (index) => t("seat", seatNumber(index));

@@ -11,6 +11,13 @@ export function _(text) {
   return gettext ? gettext(text) : text;
 }
 
+/** A UI string with a context, where one Chinese word has two English ones (点炮: the
+ * discarder who "Dealt in", never "Discard win"). */
+export function pctx(context, text) {
+  const pgettext = globalThis.pgettext;
+  return pgettext ? pgettext(context, text) : text;
+}
+
 /** `fmt(_("%s 打出 %s"), a, b)`: positional %s, or named %(name)s with one object. */
 export function fmt(text, ...args) {
   if (args.length === 1 && args[0] !== null && typeof args[0] === "object") {

@@ -2,7 +2,7 @@
 // every hand visible) and tells each step in words and tiles, never in codes. Keyboard: ← → Home
 // End, Space (play/pause). Shares the tiles, words and events of the live table (../js/).
 
-import { _, fmt, label } from "../js/i18n.js";
+import { _, fmt, label, pctx } from "../js/i18n.js";
 import { tileEl } from "../js/tiles.js";
 import { describe, endingWords } from "../js/events.js";
 import { createAutoplay } from "./autoplay.js";
@@ -55,7 +55,7 @@ function start() {
     const won = (extra.wins || []).find((w) => w.seat === seat);
     if (won && !ended) head.append(el("span", "badge badge-win", _("已胡")));
     if (ended && data.winner === seat) head.append(el("span", "badge badge-win", data.win_by === "discard" || data.win_by === "rob_kong" ? _("胡") : _("自摸")));
-    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", _("点炮")));
+    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", pctx("dealt in", "点炮")));
     if (ended && data.nets) {
       const net = data.nets[seat];
       head.append(el("strong", `replay-net ${net > 0 ? "pos" : net < 0 ? "neg" : "zero"}`, net > 0 ? `+${net}` : String(net)));

@@ -5,7 +5,7 @@
 // the seat had not seen); for a claim, the hand each answer leads to. Keyboard: ← → step, ↑ ↓ (or [ ]) the previous / next decision, Home End.
 // Shares the tiles, words and events of the replay and the table (../js/).
 
-import { _, fmt, label } from "../js/i18n.js";
+import { _, fmt, label, pctx } from "../js/i18n.js";
 import { tileEl } from "../js/tiles.js";
 import { actionWord, describe, endingWords } from "../js/events.js";
 
@@ -112,7 +112,7 @@ function start() {
     if (s.ting) head.append(el("span", "badge badge-ting", _("听")));
     if (view.voids) head.append(el("span", "badge badge-que", fmt(_("缺%s"), label("suits", view.voids[seat]))));
     if (ended && data.winner === seat) head.append(el("span", "badge badge-win", _("胡")));
-    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", _("点炮")));
+    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", pctx("dealt in", "点炮")));
     block.append(head);
     const hand = el("div", "replay-hand");
     if (s.concealed) {

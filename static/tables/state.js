@@ -22,8 +22,11 @@ export function initialState() {
     counter: 0,
     tingMode: false,
     picked: [], // 换三张: positions in the own hand (handModel's order) chosen to pass on
+    raised: null, // the own tile a first tap raised (handModel's order); a second tap plays it
     lastDiscard: null, // {seat, tile}: the newest discard (highlighted)
     notice: null, // why a round was voided: {kind: "player_left", seat, name} …
+    players: null, // who played each seat of the round shown: [{name, bot}] (named after they left)
+    previous: null, // the last ended round's {round, decision, table, players}: "上一盘结算"
   };
 }
 
@@ -58,6 +61,8 @@ export function reduce(state, message) {
       return onAct(state, message.action, message.now ?? 0);
     case "ui/pick":
       return [onPick(state, message.index), []];
+    case "ui/tap":
+      return onTap(state, message.index, message.oneTap, message.now ?? 0);
     default:
       return [state, []];
   }
@@ -77,15 +82,21 @@ function onSnapshot(state, message) {
     },
     decision,
     lastSeq: message.seq,
-    log: newRound ? [] : state.log,
+    // The snapshot carries the round's last events: the log fills again after a reload.
+    log: message.events ? message.events.map(([seq, event]) => ({ seq, event })).slice(-LOG_LIMIT) : newRound ? [] : state.log,
+    players: message.players || (newRound ? null : state.players),
+    // The last settlement stays reachable ("上一盘结算") once the next deal has begun.
+    previous: newRound && settlementModel(state) ? { round: state.round, decision: state.decision, table: state.table, players: state.players } : state.previous,
     pending: null,
     acked: false,
     tingMode: false,
+    raised: null,
     lastDiscard: claimedTile(decision) || (newRound ? null : state.lastDiscard),
     notice: message.notice || (newRound ? null : state.notice),
   };
   next.picked = keptPicks(state, next);
   const effects = newRound && message.status === "playing" ? [{ type: "sound", name: "deal" }] : [];
+  if (message.events) effects.push({ type: "relog", log: next.log });
   return [next, effects.concat(promptEffects(state, next))];
 }
 
@@ -126,6 +137,7 @@ function onDecision(state, message) {
     pending: moved || state.acked ? null : state.pending,
     acked: false,
     tingMode: moved ? false : state.tingMode,
+    raised: moved ? null : state.raised,
     lastDiscard: claimedTile(decision) || state.lastDiscard,
   };
   next.picked = keptPicks(state, next);
@@ -157,6 +169,22 @@ function onAct(state, action, now) {
   return [{ ...state, counter, pending: id }, [{ type: "send", message: send }]];
 }
 
+/**
+ * A tap on the own tile at `index` (issue 27): the first tap raises it, a second tap on the
+ * raised tile plays it; with `oneTap` (the player's choice) or from the keyboard the first
+ * tap plays it at once. A tile that plays nothing now is not raised.
+ */
+function onTap(state, index, oneTap, now) {
+  const hand = handModel(state);
+  const tile = hand && hand.tiles[index];
+  if (!tile || !tile.action) return [state, []];
+  if (oneTap || state.raised === index) {
+    const [next, effects] = onAct(state, tile.action, now);
+    return [{ ...next, raised: null }, effects];
+  }
+  return [{ ...state, raised: index }, []];
+}
+
 function sameAction(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -181,9 +209,20 @@ export function position(state, seat) {
   return (seat - base + 4) % 4;
 }
 
+/** A seat's name: who sits there, else who played it in the round shown (they left). */
 export function seatName(state, seat, fallback) {
   const entry = state.table && state.table.seats[seat];
-  return entry ? seatDisplayName(entry) : fallback;
+  if (entry) return seatDisplayName(entry);
+  const played = state.players && state.players[seat];
+  return played ? seatDisplayName(played) : fallback;
+}
+
+/** The state as it was at the last ended round ("上一盘结算"), for its settlement; null if none
+ *  (or it is the round shown). */
+export function previousState(state) {
+  const previous = state.previous;
+  if (!previous || (state.round && previous.round && previous.round.id === state.round.id)) return null;
+  return { ...state, ...previous, previous: null };
 }
 
 export function tingDiscards(state) {
@@ -228,7 +267,10 @@ export function handModel(state) {
   const seat = v.seats[me(state)];
   const actions = state.pending ? [] : legal(state).filter((a) => a.kind === "discard");
   const pick = (name, ting) => actions.find((a) => a.tile === name && a.ting === ting) || null;
-  const tiles = own.map(({ name, kind }) => ({ name, kind, action: pick(name, kind === "standing" || state.tingMode) }));
+  const tiles = own.map(({ name, kind }, i) => {
+    const action = pick(name, kind === "standing" || state.tingMode);
+    return { name, kind, action, raised: Boolean(action) && state.raised === i };
+  });
   const model = { tiles, melds: seat.melds, flowers: seat.flowers || [], ting: seat.ting, waits: seat.waits || [] };
   const offers = exchangeOffers(legal(state));
   if (!offers.length) return model;
@@ -354,6 +396,10 @@ export function promptModel(state) {
       choices: others.map((action) => ({ action, tiles: actionTiles(action, drawn) })),
       ting: tingDiscards(state).length > 0,
       discard: legal(state).some((a) => a.kind === "discard"),
+      // 立牌 (Li-Si): the hand has standing tiles, which play as the ting discard directly.
+      standing: (v.seats[you].standing || []).length > 0,
+      // Li-Si: once ready, the win is taken by itself (the server's flow says so).
+      autoWin: Boolean(v.auto_win),
     };
   }
   return null;
@@ -388,9 +434,24 @@ export function settlementModel(state) {
     seats[line.payer].lines.push({ ...line, signed: -line.amount, other: line.payee });
     seats[line.payee].lines.push({ ...line, signed: line.amount, other: line.payer });
   }
+  const winners = v.wins && v.wins.length ? v.wins.map((w) => w.seat) : result.winner === null ? [] : [result.winner];
+  // Every seat that dealt in (点炮, or whose kong was robbed), once, in win order.
+  const dealtIn = [];
+  const wins = v.wins && v.wins.length ? v.wins : null;
+  for (const w of wins || [{ discarder: result.discarder }]) {
+    if (w.discarder !== null && w.discarder !== undefined && !dealtIn.includes(w.discarder)) dealtIn.push(w.discarder);
+  }
+  // The seats in the order the settlement lists them: the winners in win order, then the others.
+  const order = [...winners, ...[0, 1, 2, 3].filter((seat) => !winners.includes(seat))].map((seat) => seats[seat]);
   return {
-    winners: v.wins ? v.wins.map((w) => w.seat) : result.winner === null ? [] : [result.winner],
-    wins: v.wins || null,
+    winners,
+    dealtIn,
+    order,
+    // 血战到底 (a view with `wins`): the settlement in blocks, one per win, then kongs and checks.
+    blocks: Array.isArray(v.wins) ? winBlocks(v.wins, settlement.lines) : null,
+    kongs: settlement.lines.filter((line) => line.kind === "kong" || line.kind === "zhuanyi"),
+    checks: settlement.lines.filter((line) => ["huazhu", "chajiao", "tuishui"].includes(line.kind)),
+    wins,
     settled: v.settled || null,
     winner: result.winner,
     winBy: result.win_by,
@@ -408,4 +469,52 @@ export function settlementModel(state) {
 /** Sum of a seat's settlement lines (a check the tests make: it is the seat's net). */
 export function linesTotal(seatModel) {
   return seatModel.lines.reduce((sum, line) => sum + line.signed, 0);
+}
+
+/**
+ * 血战到底 (成麻): each win as its own block, in the order the wins were made: who won, on which
+ * tile, from whom (null: a self-draw), the fan items and their total, and each payer's share
+ * (a self-draw's 自摸加底 joined to the payer's share it goes with). `lines` are the server's
+ * settlement lines; a win's are those whose `winner` is its seat.
+ */
+export function winBlocks(wins, lines) {
+  return wins.map((win, index) => {
+    const payers = [];
+    for (const line of lines) {
+      if (line.kind !== "win" || line.winner !== win.seat) continue;
+      let payer = payers.find((p) => p.seat === line.payer);
+      if (!payer) {
+        payer = { seat: line.payer, amount: 0, lines: [] };
+        payers.push(payer);
+      }
+      payer.amount += line.amount;
+      payer.lines.push(line);
+    }
+    return {
+      number: index + 1,
+      seat: win.seat,
+      winBy: win.win_by,
+      discarder: win.discarder ?? null,
+      tile: win.tile,
+      fan: Object.entries(win.fan || {}),
+      total: win.total,
+      payers,
+      amount: payers.reduce((sum, p) => sum + p.amount, 0),
+    };
+  });
+}
+
+/**
+ * A payment line's arithmetic, as numbers (the words are the view's): the items' sum, the
+ * amount, and how the one is made from the other (rules.payments.Share):
+ * `doubling` base × 2^(sum + offset), `tai` base + sum × tai value, `score` base × sum × factors.
+ * `plain`: whether "sum unit = amount" says it all (else the full formula is worth showing).
+ */
+export function lineMath(line) {
+  const sum = (line.items || []).reduce((total, [, value]) => total + value, 0);
+  const math = { rule: line.rule, base: line.base, sum, amount: line.amount, offset: line.offset || 0 };
+  if (line.rule === "doubling") math.exponent = sum + math.offset;
+  if (line.rule === "tai") math.taiValue = line.tai_value;
+  if (line.rule === "score") math.factors = line.factors || [];
+  return math;
 }

@@ -9,7 +9,7 @@ import { _, fmt } from "../js/i18n.js";
 import { TableSocket } from "../js/socket.js";
 import { actionWord, describe } from "../js/events.js";
 import { tileWords } from "../js/tiles.js";
-import { initialState, legal, promptModel, reduce, tingDiscards } from "./state.js";
+import { initialState, legal, previousState, promptModel, reduce, tingDiscards } from "./state.js";
 import {
   choiceText,
   el,
@@ -28,6 +28,7 @@ const ui = {
   status: app.querySelector('[data-role="status"]'),
   log: app.querySelector('[data-role="log"]'),
   sound: app.querySelector('[data-role="sound"]'),
+  oneTap: app.querySelector('[data-role="one-tap"]'),
   helpToggle: app.querySelector('[data-role="help-toggle"]'),
   help: app.querySelector('[data-role="help"]'),
 };
@@ -64,6 +65,11 @@ function run(effect) {
       break;
     case "log":
       logEvent(effect.event);
+      break;
+    case "relog":
+      // A snapshot brings the round's last events: the log shows them again (after a reload).
+      ui.log.replaceChildren();
+      for (const entry of effect.log) logEvent(entry.event);
       break;
     case "error":
       say(effect.message || effect.code, "error");
@@ -159,24 +165,35 @@ async function post(url, data = {}) {
   }
 }
 
-// The settlement overlay may be put away to look at the table (until the next round).
+// The settlement stays over the table until the player presses 准备 or puts it away, or the next
+// deal begins; then "上一盘结算" shows it again (issue 27).
 let settlementHiddenFor = null;
 const settlementHidden = () => Boolean(state.round && settlementHiddenFor === state.round.id);
+let showPrevious = false;
 
 const hooks = {
   hideSettlement: () => {
-    settlementHiddenFor = state.round ? state.round.id : null;
+    if (showPrevious) showPrevious = false;
+    else settlementHiddenFor = state.round ? state.round.id : null;
     scheduleRender();
   },
   showSettlement: () => {
     settlementHiddenFor = null;
     scheduleRender();
   },
+  showPrevious: () => {
+    showPrevious = true;
+    scheduleRender();
+  },
   act: (action) => dispatch({ type: "ui/act", action, now: Date.now() }),
+  tap: (index, fromKey) => dispatch({ type: "ui/tap", index, oneTap: fromKey || oneTap.on, now: Date.now() }),
   pick: (index) => dispatch({ type: "ui/pick", index }),
   toggleTing: () => dispatch({ type: "ui/ting" }),
   sit: (index) => post(app.dataset.sitUrl, { index }),
-  ready: (ready = true) => socket.send({ type: "ready", ready }),
+  ready: (ready = true, fromSettlement = false) => {
+    socket.send({ type: "ready", ready });
+    if (fromSettlement) hooks.hideSettlement();
+  },
   bots: (level) => post(app.dataset.botsUrl, level ? { level } : {}),
   back: () => socket.send({ type: "back" }),
   leave: (playing) => {
@@ -192,9 +209,12 @@ function render() {
   renderSquare(app, state);
   renderOwn(app, state, hooks);
   renderPrompt(app, state, hooks);
-  renderSettlement(app, state, hooks, settlementHidden());
-  app.classList.toggle("lobby-mode", renderLobby(app, state, hooks, settlementHidden()));
-  renderSideButtons(app, state, hooks, settlementHidden());
+  const previous = previousState(state);
+  if (!previous) showPrevious = false;
+  if (showPrevious) renderSettlement(app, previous, hooks, false, true);
+  else renderSettlement(app, state, hooks, settlementHidden());
+  app.classList.toggle("lobby-mode", renderLobby(app, state, hooks, settlementHidden() || showPrevious));
+  renderSideButtons(app, state, hooks, settlementHidden(), Boolean(previous) && !showPrevious);
   if (focusedIndex !== null) {
     const again = app.querySelector(`.hand [data-index="${focusedIndex}"]`);
     if (again) again.focus();
@@ -288,6 +308,27 @@ ui.sound.addEventListener("click", () => {
   if (sounds.on) sounds.play("turn");
 });
 showSound();
+
+// One tap or two to discard (two by default: a tap raises the tile, a second plays it; issue 27).
+const oneTap = {
+  key: "queyou.oneTap",
+  get on() {
+    return localStorage.getItem(this.key) === "on";
+  },
+  set on(value) {
+    localStorage.setItem(this.key, value ? "on" : "off");
+  },
+};
+
+function showOneTap() {
+  ui.oneTap.textContent = oneTap.on ? _("单击出牌：开") : _("单击出牌：关");
+  ui.oneTap.setAttribute("aria-pressed", String(oneTap.on));
+}
+ui.oneTap.addEventListener("click", () => {
+  oneTap.on = !oneTap.on;
+  showOneTap();
+});
+showOneTap();
 
 ui.helpToggle.addEventListener("click", () => {
   ui.help.hidden = !ui.help.hidden;

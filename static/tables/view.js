@@ -11,6 +11,7 @@ import {
   clockModel,
   handModel,
   legal,
+  lineMath,
   linesTotal,
   me,
   position,
@@ -294,7 +295,7 @@ export function renderOwn(root, state, hooks) {
   const model = handModel(state);
   const entry = state.table && state.table.seats[you];
   const turn = state.decision && [state.decision.turn_seat, state.decision.phase, state.decision.deadline];
-  if (unchanged(own, you, model, v.hint, v.dealer, v.seat_winds, entry, turn, state.pending)) return;
+  if (unchanged(own, you, model, v.hint, v.dealer, v.seat_winds, entry, turn, state.pending, v.auto_win)) return;
   const row = el("div", "own-row");
   row.append(plate(state, you, v));
   const hand = el("div", "hand");
@@ -303,7 +304,16 @@ export function renderOwn(root, state, hooks) {
   const myTurn = legal(state).some((a) => a.kind === "discard");
   hand.classList.toggle("my-turn", myTurn);
   hand.classList.toggle("picking", Boolean(model.picking));
+  // On a phone the hand lies in two rows (tiles ≥ 40 px tall): the break sits after the first
+  // half of the tiles held (the drawn tile stays apart, at the end of the second row).
+  const held = model.tiles.filter((t) => t.kind !== "drawn").length;
+  const half = Math.ceil(held / 2);
   model.tiles.forEach((t, i) => {
+    if (i === half && held > 8) {
+      const cut = el("span", "hand-break");
+      cut.setAttribute("aria-hidden", "true");
+      hand.append(cut);
+    }
     const classes = ["t-hand"];
     if (t.kind === "standing") classes.push("standing");
     if (t.kind === "drawn") classes.push("drawn");
@@ -311,6 +321,7 @@ export function renderOwn(root, state, hooks) {
     if (t.action && t.action.ting) classes.push("ting-play");
     if (t.pickable) classes.push("pickable");
     if (t.picked) classes.push("picked");
+    if (t.raised) classes.push("raised");
     const node = tileEl(t.name, { classes: classes.join(" "), tag: "button" });
     node.dataset.index = String(i);
     node.disabled = !t.action && !t.pickable;
@@ -320,8 +331,11 @@ export function renderOwn(root, state, hooks) {
       node.setAttribute("aria-pressed", String(Boolean(t.picked)));
       node.addEventListener("click", () => hooks.pick(i));
     } else if (t.action) {
+      // A tap raises the tile, a second tap plays it (or one tap, as the player chose); a key
+      // press (a click of detail 0) plays it at once (state.js, onTap).
       node.setAttribute("aria-label", t.action.ting ? fmt(_("打出 %s 并报听"), tileWords(t.name)) : fmt(_("打出 %s"), tileWords(t.name)));
-      node.addEventListener("click", () => hooks.act(t.action));
+      node.setAttribute("aria-pressed", String(t.raised));
+      node.addEventListener("click", (event) => hooks.tap(i, event.detail === 0));
     }
     hand.append(node);
   });
@@ -338,9 +352,20 @@ export function renderOwn(root, state, hooks) {
   if (model.ting && model.waits.length) {
     const waits = el("span", "waits", _("听："));
     for (const name of model.waits) waits.append(tileEl(name, { classes: "t-xs" }));
+    if (v.auto_win) waits.append(autoWinNote());
     row.append(waits);
+  } else if (model.ting && v.auto_win) {
+    row.append(autoWinNote());
   }
   own.replaceChildren(...(v.hint ? [hintNode(v.hint), row] : [row]));
+}
+
+/** Li-Si: after 报听 the engine takes the win by itself; there is no 胡 button (issue 27). */
+function autoWinNote() {
+  const note = el("span", "auto-win-note", _("报听后自动胡牌"));
+  note.dataset.role = "auto-win";
+  note.title = _("报听后，胡的牌一来（别人打出或自己摸到）就自动胡牌，不用按「胡」。");
+  return note;
 }
 
 const HINT_REASON_GROUP = "reasons";
@@ -479,7 +504,11 @@ export function renderPrompt(root, state, hooks) {
     line.append(el("span", "", prompt.kind === "rob_kong" ? _("可以抢杠胡") : _("你要吗？")));
     nodes.push(line);
   } else if (prompt.ting) {
-    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : _("可以报听：按「听」再点要打的牌（立牌直接点）")));
+    // 立牌 only where the hand has standing tiles (the variant's own data, Li-Si's `standing`);
+    // where a ready player's win is automatic, the prompt says so before the player declares.
+    const how = prompt.standing ? `${_("可以报听：按「听」再点要打的牌")}${_("（立牌直接点）")}` : _("可以报听：按「听」再点要打的牌");
+    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : how));
+    if (prompt.autoWin) nodes.push(autoWinNote());
   } else {
     nodes.push(el("p", "prompt-line", _("轮到你：点一张牌打出，或者：")));
   }
@@ -530,40 +559,70 @@ function itemsText(items) {
   return items.map(([key, value]) => `${label("fan", key)} ${value}`).join(" + ");
 }
 
-/** One payment line in words: its kind and how its amount is made. */
-function lineParts(state, line, model) {
+/** The player who dealt in (点炮): its own context, so that English says "Dealt in". */
+export function dealtInWord() {
+  const pgettext = globalThis.pgettext;
+  return pgettext ? pgettext("dealt in", "点炮") : "点炮";
+}
+
+function points(amount) {
+  return `${amount} ${label("units", "fen")}`;
+}
+
+/**
+ * One payment line in words: its kind, how its amount is made said plainly ("3 番 = 8 分"), and
+ * the full formula (底 1 × 2³, each item named) that a hover or a tap shows (issue 27).
+ */
+export function lineParts(state, line, model) {
   const unit = label("units", model.unit);
   const base = `${label("terms", "base")} ${line.base}`;
   if (line.kind === "win") {
-    const sum = line.items.reduce((total, [, value]) => total + value, 0);
-    const counted = `(${itemsText(line.items)}) = ${sum} ${unit}`;
-    let formula;
+    const math = lineMath(line);
+    const counted = `(${itemsText(line.items)}) = ${math.sum} ${unit}`;
+    let full;
+    let plain = `${math.sum} ${unit} = ${points(line.amount)}`;
     if (line.rule === "doubling") {
-      const exponent = line.offset ? power(`${sum}${line.offset < 0 ? "-" : "+"}${Math.abs(line.offset)}`) : power(sum);
-      formula = `${counted} → ${base} × ${exponent}`;
+      const exponent = line.offset ? power(`${math.sum}${line.offset < 0 ? "-" : "+"}${Math.abs(line.offset)}`) : power(math.sum);
+      full = `${counted} → ${base} × ${exponent} = ${points(line.amount)}`;
     } else if (line.rule === "tai") {
-      formula = `${counted} → ${base} + ${sum} × ${line.tai_value}`;
+      full = `${counted} → ${base} + ${math.sum} × ${line.tai_value} = ${points(line.amount)}`;
     } else {
       const factors = line.factors.map(([key, value]) => `${key === "zimo" ? label("fan", "zimo") : label("terms", key)} ×${value}`);
-      const score = line.factors.reduce((total, [, value]) => total * value, sum);
-      formula = `${counted}${factors.length ? `, ${factors.join(", ")}` : ""} → ${base} × ${score}`;
+      const score = line.factors.reduce((total, [, value]) => total * value, math.sum);
+      full = `${counted}${factors.length ? `, ${factors.join(", ")}` : ""} → ${base} × ${score} = ${points(line.amount)}`;
+      if (!factors.length && line.items.length === 1) plain = `${itemsText(line.items)} = ${points(line.amount)}`;
+      else if (factors.length) plain = `${math.sum} ${unit} ${factors.join(" ")} = ${points(line.amount)}`;
     }
     const covers = line.covers !== null && line.covers !== undefined ? fmt(_("（替 %s 付）"), seatLabel(state, line.covers)) : "";
-    return { kind: label("terms", "win"), formula: formula + covers };
+    return { kind: label("terms", "win"), formula: plain + covers, full: full + covers };
   }
   if (["zhuanyi", "huazhu", "chajiao", "tuishui"].includes(line.kind)) {
     // 成麻: 呼叫转移 and the end-of-wall checks, each payment its own line.
-    return { kind: label("settle", line.kind), formula: "" };
-  }
-  if (line.kind === "win" && line.winner !== undefined && model.winners.length > 1) {
-    const parts = lineParts(state, { ...line, winner: undefined }, model);
-    return { kind: parts.kind, formula: `${fmt(_("%s 胡"), seatLabel(state, line.winner))}：${parts.formula}` };
+    return { kind: label("settle", line.kind), formula: "", full: "" };
   }
   if (line.kind === "kong") {
     const tiles = line.tiles ? line.tiles.map(tileWords).join("") : "";
-    return { kind: label("kongs", line.kong || "exposed"), formula: tiles ? fmt(_("%s，每家 %s 分"), tileWords(line.tiles[0]), line.amount) : "" };
+    const formula = tiles ? fmt(_("%s，每家 %s 分"), tileWords(line.tiles[0]), line.amount) : "";
+    return { kind: label("kongs", line.kong || "exposed"), formula, full: "" };
   }
-  return { kind: label("terms", "cap"), formula: model.cap ? fmt(_("每人每盘最多 %s 分"), model.cap) : "" };
+  const formula = model.cap ? fmt(_("每人每盘最多 %s 分"), model.cap) : "";
+  return { kind: label("terms", "cap"), formula, full: "" };
+}
+
+/** A line's plain formula; where there is more to say, a button that shows the full formula
+ *  on a tap (and as its tooltip on hover). */
+function formulaNode(parts) {
+  if (!parts.full || parts.full === parts.formula) return el("span", "line-formula", parts.formula);
+  const button = el("button", "line-formula formula-toggle", parts.formula);
+  button.type = "button";
+  button.title = parts.full;
+  button.setAttribute("aria-expanded", "false");
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.textContent = open ? parts.full : parts.formula;
+    button.setAttribute("aria-expanded", String(open));
+  });
+  return button;
 }
 
 function handRow(state, v, seat) {
@@ -604,11 +663,189 @@ function settleStep(state, model) {
   return box;
 }
 
-export function renderSettlement(root, state, hooks, hidden = false) {
+function winWords(winBy) {
+  return winBy === "discard" || winBy === "rob_kong" ? _("胡") : _("自摸");
+}
+
+/** 血战到底: one win as its own block: who won, on which tile, from whom, the fan items and
+ *  their total, and what each payer paid (the plain formula, the full one on a tap). */
+function winBlockNode(state, model, block, nameOf) {
+  const box = el("section", "settle-block win-block");
+  box.dataset.role = "win-block";
+  box.dataset.seat = String(block.seat);
+  box.dataset.number = String(block.number);
+  const head = el("div", "block-head");
+  head.append(el("span", "block-number", String(block.number)), el("strong", "settle-name", nameOf(block.seat)));
+  let how;
+  if (block.winBy === "rob_kong") how = fmt(_("抢 %s 的杠胡"), nameOf(block.discarder));
+  else if (block.winBy === "discard") how = fmt(_("胡 %s 打出的"), nameOf(block.discarder));
+  else if (block.winBy === "kong_draw") how = _("杠上开花");
+  else how = _("自摸");
+  head.append(el("span", "block-how", how), tileEl(block.tile, { classes: "t-sm win-tile" }));
+  if (block.discarder !== null) {
+    const badge = el("span", "badge badge-warn", `${nameOf(block.discarder)} ${dealtInWord()}`);
+    badge.dataset.role = "dealt-in";
+    head.append(badge);
+  }
+  const amount = el("strong", "block-amount num pos", signed(block.amount));
+  head.append(amount);
+  box.append(head);
+  if (block.fan.length) {
+    const unit = label("units", model.unit);
+    const fan = el("ul", "settle-fan");
+    fan.dataset.role = "fan";
+    for (const [key, value] of block.fan) {
+      const item = el("li", "", `${label("fan", key)} ${value} ${unit}`);
+      item.dataset.key = key;
+      fan.append(item);
+    }
+    fan.append(el("li", "settle-total", fmt(_("合计 %s %s"), block.total, unit)));
+    box.append(fan);
+  }
+  const lines = el("table", "settle-lines");
+  for (const payer of block.payers) {
+    const tr = el("tr");
+    tr.dataset.kind = "win";
+    tr.dataset.payer = String(payer.seat);
+    const what = el("td", "line-what");
+    payer.lines.forEach((line, i) => {
+      if (i) what.append(el("span", "line-plus", " ＋ "));
+      what.append(formulaNode(lineParts(state, line, model)));
+    });
+    tr.append(el("td", "line-kind", fmt(_("%s 付"), nameOf(payer.seat))), what, el("td", "line-amount num", String(payer.amount)));
+    lines.append(tr);
+  }
+  box.append(lines);
+  return box;
+}
+
+/** 刮风下雨: each kong with who paid it (and each 呼叫转移), after the wins. */
+function kongBlockNode(state, model, nameOf) {
+  const box = el("section", "settle-block kong-block");
+  box.dataset.role = "kong-block";
+  box.append(el("h3", "settle-step-title", _("刮风下雨（杠钱）")));
+  const lines = el("table", "settle-lines");
+  const groups = [];
+  for (const line of model.kongs) {
+    const key = line.kind === "kong" ? `k${line.kong_index ?? `${line.payee}-${(line.tiles || []).join("")}`}` : null;
+    const group = key && groups.find((g) => g.key === key);
+    if (group) group.lines.push(line);
+    else groups.push({ key, lines: [line] });
+  }
+  for (const group of groups) {
+    const first = group.lines[0];
+    const tr = el("tr");
+    tr.dataset.kind = first.kind;
+    const what = el("td", "line-what");
+    if (first.kind === "kong") {
+      what.append(el("span", "line-who", nameOf(first.payee)));
+      if (first.tiles) what.append(tileEl(first.tiles[0], { classes: "t-xs" }));
+      const payers = group.lines.map((line) => `${nameOf(line.payer)} ${line.amount}`).join("、");
+      what.append(el("span", "line-formula", fmt(_("%s 付"), payers)));
+    } else {
+      what.append(el("span", "line-formula", `${nameOf(first.payer)} → ${nameOf(first.payee)}`));
+    }
+    const total = group.lines.reduce((sum, line) => sum + line.amount, 0);
+    tr.append(el("td", "line-kind", lineParts(state, first, model).kind), what, el("td", "line-amount num", String(total)));
+    lines.append(tr);
+  }
+  box.append(lines);
+  return box;
+}
+
+/** The end checks (查花猪, 查大叫, 退税): the statuses, then each payment. */
+function checksNode(state, model, nameOf) {
+  const box = model.settled ? settleStep(state, model) : el("section", "settle-step");
+  if (!model.settled) {
+    box.dataset.role = "settle-step";
+    box.append(el("h3", "settle-step-title", _("流局查叫")));
+  }
+  if (model.checks.length) {
+    const lines = el("table", "settle-lines");
+    for (const line of model.checks) {
+      const tr = el("tr");
+      tr.dataset.kind = line.kind;
+      const what = el("td", "line-what", fmt(_("%s 付给 %s"), nameOf(line.payer), nameOf(line.payee)));
+      tr.append(el("td", "line-kind", label("settle", line.kind)), what, el("td", "line-amount num", String(line.amount)));
+      lines.append(tr);
+    }
+    box.append(lines);
+  }
+  return box;
+}
+
+const TOTAL_GROUPS = [
+  ["win", ["win"]],
+  ["kong", ["kong", "zhuanyi"]],
+  ["check", ["huazhu", "chajiao", "tuishui"]],
+  ["cap", ["cap"]],
+];
+
+function totalWords(group) {
+  return { win: label("terms", "win"), kong: _("杠钱"), check: _("查叫"), cap: label("terms", "cap") }[group];
+}
+
+function seatHead(state, v, model, seat, nameOf) {
+  const top = el("div", "settle-seat-head");
+  top.append(el("strong", "settle-name", nameOf(seat.seat)));
+  const ownWin = model.wins ? model.wins.find((w) => w.seat === seat.seat) : null;
+  if (model.winners.includes(seat.seat)) top.append(el("span", "badge badge-win", winWords(ownWin ? ownWin.win_by : model.winBy)));
+  if (model.dealtIn.includes(seat.seat)) {
+    const badge = el("span", "badge badge-warn", dealtInWord());
+    badge.dataset.role = "dealt-in";
+    top.append(badge);
+  }
+  if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", _("庄")));
+  top.append(handRow(state, v, seat.seat));
+  const net = el("strong", `settle-net ${seat.net > 0 ? "pos" : seat.net < 0 ? "neg" : "zero"}`, signed(seat.net));
+  net.dataset.role = "net";
+  top.append(net);
+  return top;
+}
+
+/** A seat's lines, each with the plain formula (the variants with one win). */
+function seatLines(state, model, seat, nameOf) {
+  const lines = el("table", "settle-lines");
+  for (const line of seat.lines) {
+    const parts = lineParts(state, line, model);
+    const tr = el("tr");
+    tr.dataset.kind = line.kind;
+    const who = line.kind === "cap" || line.other === undefined ? "" : line.signed > 0 ? fmt(_("%s 付"), nameOf(line.other)) : fmt(_("付给 %s"), nameOf(line.other));
+    const what = el("td", "line-what");
+    if (who) what.append(el("span", "line-who", who));
+    what.append(formulaNode(parts));
+    tr.append(el("td", "line-kind", parts.kind), what, el("td", "line-amount num", signed(line.signed)));
+    lines.append(tr);
+  }
+  if (seat.lines.length > 1) {
+    const total = el("tr", "line-total");
+    total.append(el("td", "", _("合计")), el("td"), el("td", "num", signed(linesTotal(seat))));
+    lines.append(total);
+  }
+  return lines;
+}
+
+/** 血战到底's totals: per seat, what the wins, the kongs, the checks and the cap made. */
+function seatSums(seat) {
+  const lines = el("table", "settle-lines settle-sums");
+  for (const [group, kinds] of TOTAL_GROUPS) {
+    const sum = seat.lines.filter((line) => kinds.includes(line.kind)).reduce((total, line) => total + line.signed, 0);
+    if (!sum) continue;
+    const tr = el("tr");
+    tr.dataset.kind = `sum-${group}`;
+    tr.append(el("td", "line-kind", totalWords(group)), el("td", "line-what"), el("td", "line-amount num", signed(sum)));
+    lines.append(tr);
+  }
+  return lines;
+}
+
+/** The settlement model of the round shown, else (the next deal began, or nothing ended yet)
+ *  the last one the page kept, when the player asked to see it again. */
+export function renderSettlement(root, state, hooks, hidden = false, previous = false) {
   const box = root.querySelector('[data-role="settlement"]');
   const model = settlementModel(state);
-  const seats = state.table && [state.table.seats, state.table.match, state.table.you];
-  if (unchanged(box, state.round && state.round.id, Boolean(model), hidden, seats)) return;
+  const seats = state.table && [state.table.seats, state.table.match, state.table.you, state.players];
+  if (unchanged(box, state.round && state.round.id, Boolean(model), hidden, seats, previous)) return;
   if (!model || hidden) {
     box.hidden = true;
     box.replaceChildren();
@@ -621,22 +858,30 @@ export function renderSettlement(root, state, hooks, hidden = false) {
   const head = el("header", "settle-head");
   let heading = model.winner === null ? _("荒庄（流局）") : endingWords({ ...v.result }, nameOf);
   if (model.winners.length > 1) heading = fmt(_("血战到底：%s 先后胡牌"), model.winners.map(nameOf).join("、"));
-  const title = el("h2", "settle-title", heading);
+  const title = el("h2", "settle-title", previous ? `${fmt(_("上一盘（第 %s 盘）"), state.round.number)}：${heading}` : heading);
   title.id = "settlement-title";
+  box.dataset.previous = String(previous);
   head.append(title);
   const close = el("button", "settle-close", "×");
   close.type = "button";
   close.setAttribute("aria-label", _("收起结算，看牌桌"));
   close.title = _("收起结算，看牌桌");
   close.addEventListener("click", () => hooks.hideSettlement());
-  if (model.tile) {
+  if (model.tile && !model.blocks) {
     const win = el("div", "settle-win");
     win.append(el("span", "", model.winBy === "discard" || model.winBy === "rob_kong" ? _("胡的牌") : _("自摸的牌")), tileEl(model.tile, { classes: "t-md win-tile" }));
     head.append(win);
   }
   head.append(close);
   card.append(head);
-  if (model.fan.length) {
+  const body = el("div", "settle-seats");
+  if (model.blocks) {
+    // 血战到底: each win in the order made, then the kongs, then the checks, then the totals.
+    for (const block of model.blocks) body.append(winBlockNode(state, model, block, nameOf));
+    if (model.kongs.length) body.append(kongBlockNode(state, model, nameOf));
+    if (model.settled || model.checks.length) body.append(checksNode(state, model, nameOf));
+    body.append(el("h3", "settle-step-title settle-totals-title", _("合计")));
+  } else if (model.fan.length) {
     const unit = label("units", model.unit);
     const fan = el("ul", "settle-fan");
     fan.dataset.role = "fan";
@@ -648,55 +893,27 @@ export function renderSettlement(root, state, hooks, hidden = false) {
     fan.append(el("li", "settle-total", fmt(_("合计 %s %s"), model.total, unit)));
     card.append(fan);
   }
-  const table = el("div", "settle-seats");
-  const winners = model.winners;
-  const order = [...model.seats].sort((a, b) => winners.includes(b.seat) - winners.includes(a.seat) || a.seat - b.seat);
-  if (model.settled) card.append(settleStep(state, model));
-  for (const seat of order) {
-    const won = winners.includes(seat.seat);
-    const row = el("section", `settle-seat${won ? " winner" : ""}${seat.seat === model.discarder ? " discarder" : ""}`);
+  for (const seat of model.order) {
+    const won = model.winners.includes(seat.seat);
+    const row = el("section", `settle-seat${won ? " winner" : ""}${model.dealtIn.includes(seat.seat) ? " discarder" : ""}`);
     row.dataset.seat = String(seat.seat);
-    const top = el("div", "settle-seat-head");
-    const name = el("strong", "settle-name", nameOf(seat.seat));
-    top.append(name);
-    const ownWin = model.wins ? model.wins.find((w) => w.seat === seat.seat) : null;
-    const winBy = ownWin ? ownWin.win_by : model.winBy;
-    if (won) top.append(el("span", "badge badge-win", winBy === "discard" || winBy === "rob_kong" ? _("胡") : _("自摸")));
-    if (seat.seat === model.discarder) top.append(el("span", "badge badge-warn", _("点炮")));
-    if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", _("庄")));
-    top.append(handRow(state, v, seat.seat));
-    const net = el("strong", `settle-net ${seat.net > 0 ? "pos" : seat.net < 0 ? "neg" : "zero"}`, signed(seat.net));
-    net.dataset.role = "net";
-    top.append(net);
-    row.append(top);
-    const lines = el("table", "settle-lines");
-    for (const line of seat.lines) {
-      const parts = lineParts(state, line, model);
-      const tr = el("tr");
-      tr.dataset.kind = line.kind;
-      const who = line.kind === "cap" || line.other === undefined ? "" : line.signed > 0 ? fmt(_("%s 付"), nameOf(line.other)) : fmt(_("付给 %s"), nameOf(line.other));
-      const what = el("td", "line-what");
-      if (who) what.append(el("span", "line-who", who));
-      what.append(el("span", "line-formula", parts.formula));
-      tr.append(el("td", "line-kind", parts.kind), what, el("td", "line-amount num", signed(line.signed)));
-      lines.append(tr);
-    }
-    if (seat.lines.length > 1) {
-      const total = el("tr", "line-total");
-      total.append(el("td", "", _("合计")), el("td"), el("td", "num", signed(linesTotal(seat))));
-      lines.append(total);
-    }
-    row.append(lines);
-    table.append(row);
+    row.append(seatHead(state, v, model, seat, nameOf));
+    row.append(model.blocks ? seatSums(seat) : seatLines(state, model, seat, nameOf));
+    body.append(row);
   }
-  card.append(table);
+  card.append(body);
   const foot = el("footer", "settle-foot");
-  if (me(state) !== null) {
+  if (previous) {
+    const back = el("button", "button", _("回到牌桌"));
+    back.type = "button";
+    back.addEventListener("click", () => hooks.hideSettlement());
+    foot.append(back);
+  } else if (me(state) !== null) {
     foot.append(el("span", "muted", state.table && state.table.match ? _("20 秒后自动开始下一盘；四人都准备则立即开始。") : _("对局已结束；准备即开始新的对局。")));
     const ready = el("button", "button", _("准备"));
     ready.type = "button";
     ready.dataset.role = "ready";
-    ready.addEventListener("click", () => hooks.ready());
+    ready.addEventListener("click", () => hooks.ready(true, true));
     foot.append(ready);
   }
   card.append(foot);
@@ -761,10 +978,17 @@ export function renderLobby(root, state, hooks, settlementHidden = false) {
   return true;
 }
 
-export function renderSideButtons(root, state, hooks, settlementHidden = false) {
+export function renderSideButtons(root, state, hooks, settlementHidden = false, hasPrevious = false) {
   const box = root.querySelector('[data-role="seat-buttons"]');
   const table = state.table;
   const nodes = [];
+  if (hasPrevious && !(settlementModel(state) && !settlementHidden)) {
+    const last = el("button", "button button-secondary", _("上一盘结算"));
+    last.type = "button";
+    last.dataset.role = "previous-settlement";
+    last.addEventListener("click", () => hooks.showPrevious());
+    nodes.push(last);
+  }
   if (settlementHidden && settlementModel(state)) {
     const show = el("button", "button", _("看结算"));
     show.type = "button";

@@ -2,8 +2,8 @@
 
 The JSON files in ``tests/js/fixtures/`` are what this module writes; ``tests/js/test_fixtures.py``
 fails when they differ from what the engine produces now (run this module to write them again:
-``QUEYOU_TESTING=1 python -m tests.js.fixtures``). A fixture is a ``decision`` message built by
-``tables.selectors.decision_message`` itself (the view is the engine's ``seat_view``).
+``python -m tests.js.fixtures``). A fixture is a ``decision`` message built by
+the server's own ``tables.selectors.decision_message`` (the view is the engine's ``seat_view``).
 """
 
 from __future__ import annotations
@@ -28,15 +28,14 @@ DEADLINE = "2030-01-01T00:00:00+00:00"
 
 
 def decision(state: RoundState, seat: int | None, *, round_id: int = 7) -> dict[str, Any]:
-    """A ``decision`` message for ``seat``, made by the server's own builder
-    (``tables.selectors.decision_message``) on an unsaved round carrying the state's version and
-    a fixed clock: no copy of the message's shape to drift (issue 27)."""
+    """A ``decision`` message for ``seat``, built by the server's own builder
+    (``tables.selectors.decision_message``) for an unsaved round at ``state``."""
     from tables.models import Round
     from tables.selectors import decision_message
 
     ended = isinstance(state.phase, EndedPhase)
     rnd = Round(
-        id=round_id,
+        pk=round_id,
         status=Round.Status.ENDED if ended else Round.Status.PLAYING,
         decision_version=state.version,
         deadline=None if ended else datetime.fromisoformat(DEADLINE),
@@ -69,6 +68,22 @@ def lisi_ting() -> dict[str, Any]:
                     return decision(state, seat)
             state, _ = apply(state, _quiet(state, seat))
     raise AssertionError("no Li-Si ting position")
+
+
+def changchun_ting() -> dict[str, Any]:
+    """Changchun: a seat on its turn that may declare ting (no standing tiles, no automatic win)."""
+    for i in range(200):
+        seed = hashlib.sha256(b"queyou changchun ting %d" % i).digest()
+        state, _ = new_round(variant=get_variant("changchun"), seed=seed, dealer=0)
+        while not isinstance(state.phase, EndedPhase):
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            if isinstance(state.phase, TurnPhase) and any(
+                a.kind == "discard" and a.ting for a in legal
+            ):
+                return decision(state, seat)
+            state, _ = apply(state, _quiet(state, seat))
+    raise AssertionError("no Changchun ting position")
 
 
 def claim() -> dict[str, Any]:
@@ -120,8 +135,35 @@ def huansanzhang() -> dict[str, Any]:
     raise AssertionError("no 换三张 deal with a pair in a suit to pass on")
 
 
+CHENGMA_WINS_SEED = hashlib.sha256(b"queyou chengma wins 1").digest()
+"""成麻, dealt by seat 0 and played by the browser test's player: three wins, in the order seat 0
+(on seat 1's discard), seat 2 (self-draw), seat 1 (on seat 3's discard), and two kong payments."""
+
+
+def chengma_round() -> tuple[list[Any], RoundState]:
+    """The moves of the :data:`CHENGMA_WINS_SEED` round and its end (the browser test plays the
+    same moves through the services)."""
+    from tests.tables.test_browser_chengma import _choose
+
+    state, _ = new_round(variant=get_variant("chengma"), seed=CHENGMA_WINS_SEED, dealer=0)
+    moves = []
+    while state.result is None:
+        action = _choose(state, seats_to_act(state)[0])
+        moves.append(action)
+        state, _ = apply(state, action)
+    return moves, state
+
+
+def chengma_wins() -> dict[str, Any]:
+    """成麻 血战到底: the settlement of three wins not in seat order (two discarders)."""
+    _, state = chengma_round()
+    return decision(state, 3)
+
+
 FIXTURES = {
+    "chengma_wins": chengma_wins,
     "lisi_ting": lisi_ting,
+    "changchun_ting": changchun_ting,
     "claim": claim,
     "settlement": settlement,
     "huansanzhang": huansanzhang,
@@ -133,10 +175,11 @@ def text(name: str) -> str:
 
 
 def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("QUEYOU_TESTING", "1")
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()  # the messages are the server's (tables.selectors)
+    django.setup()
     HERE.mkdir(exist_ok=True)
     random.seed(0)
     for name in FIXTURES:

@@ -11,9 +11,12 @@ import {
   exchangeOffers,
   handModel,
   initialState,
+  lineMath,
   linesTotal,
   promptModel,
+  previousState,
   reduce,
+  seatName,
   settlementModel,
 } from "../../static/tables/state.js";
 
@@ -296,4 +299,145 @@ test("换三张: another seat's answer keeps the picks; one's own answer ends th
   assert.equal(prompt.name, "dingque");
   assert.deepEqual(prompt.choices.map((c) => c.action.kind), ["choose_void", "choose_void", "choose_void"]);
   assert.equal(handModel(void_).picking, undefined);
+});
+
+test("血战到底: each win is its own block, in the order the wins were made, with its payers", () => {
+  const decision = fixture("chengma_wins");
+  const [state] = run([table(decision.view.you), snapshotOf(decision)]);
+  const model = settlementModel(state);
+  const wins = decision.view.wins;
+  assert.ok(wins.length >= 2);
+  // Win order, not seat order (the fixture's wins are seats 0, 2, 1).
+  assert.deepEqual(model.blocks.map((b) => b.seat), wins.map((w) => w.seat));
+  assert.notDeepEqual(wins.map((w) => w.seat), [...wins.map((w) => w.seat)].sort());
+  assert.deepEqual(model.winners, wins.map((w) => w.seat));
+  // Every discarder who dealt in, in win order; the rows list the winners first, in win order.
+  const discarders = [...new Set(wins.filter((w) => w.discarder !== null).map((w) => w.discarder))];
+  assert.ok(discarders.length >= 2);
+  assert.deepEqual(model.dealtIn, discarders);
+  assert.deepEqual(model.order.map((s) => s.seat).slice(0, wins.length), wins.map((w) => w.seat));
+  assert.equal(model.order.length, 4);
+  const lines = decision.view.result.settlement.lines;
+  model.blocks.forEach((block, i) => {
+    assert.equal(block.number, i + 1);
+    assert.equal(block.tile, wins[i].tile);
+    assert.equal(block.total, wins[i].total);
+    assert.deepEqual(block.fan, Object.entries(wins[i].fan));
+    // The block's payers are exactly the win lines of this winner, each payer once.
+    const own = lines.filter((l) => l.kind === "win" && l.winner === block.seat);
+    assert.equal(block.payers.reduce((n, p) => n + p.lines.length, 0), own.length);
+    assert.equal(new Set(block.payers.map((p) => p.seat)).size, block.payers.length);
+    assert.equal(block.amount, own.reduce((sum, l) => sum + l.amount, 0));
+    if (block.discarder !== null) assert.deepEqual(block.payers.map((p) => p.seat), [block.discarder]);
+    else assert.ok(block.payers.every((p) => p.seat !== block.seat));
+  });
+  // Then the kongs (刮风下雨), then the checks; every line is in one of the three.
+  assert.ok(model.kongs.length > 0);
+  const winLines = lines.filter((l) => l.kind === "win").length;
+  assert.equal(winLines + model.kongs.length + model.checks.length, lines.filter((l) => l.kind !== "cap").length);
+  for (const seat of model.seats) assert.equal(linesTotal(seat), seat.net);
+});
+
+test("a payment line's arithmetic: the sum of its items and the amount they make", () => {
+  const doubling = lineMath({ rule: "doubling", base: 1, items: [["qingyise", 2], ["gen", 1]], offset: -1, amount: 4 });
+  assert.deepEqual([doubling.sum, doubling.exponent, doubling.amount], [3, 2, 4]);
+  assert.equal(doubling.base * 2 ** doubling.exponent, doubling.amount);
+  const tai = lineMath({ rule: "tai", base: 10, items: [["zimo", 1], ["menqing", 1]], tai_value: 5, amount: 20 });
+  assert.equal(tai.base + tai.sum * tai.taiValue, tai.amount);
+  const score = lineMath({ rule: "score", base: 1, items: [["pinghu", 4]], factors: [["zimo", 2]], amount: 8 });
+  assert.equal(score.factors.reduce((n, [, f]) => n * f, score.base * score.sum), score.amount);
+  // Every win line of the fixtures adds up the way its rule says.
+  for (const name of ["settlement", "chengma_wins"]) {
+    for (const line of fixture(name).view.result.settlement.lines.filter((l) => l.kind === "win")) {
+      const m = lineMath(line);
+      const expected = m.rule === "doubling" ? m.base * 2 ** m.exponent : m.rule === "tai" ? m.base + m.sum * m.taiValue : m.factors.reduce((n, [, f]) => n * f, m.base * m.sum);
+      assert.equal(expected, line.amount, JSON.stringify(line));
+    }
+  }
+});
+
+test("the ting prompt: 立牌 only where the hand has standing tiles; Li-Si says its win is automatic", () => {
+  const lisi = fixture("lisi_ting");
+  const [li] = run([table(lisi.view.you), snapshotOf(lisi)]);
+  const liPrompt = promptModel(li);
+  assert.equal(liPrompt.ting, true);
+  assert.equal(liPrompt.standing, true);
+  assert.equal(liPrompt.autoWin, true);
+  const cc = fixture("changchun_ting");
+  const [changchun] = run([table(cc.view.you), snapshotOf(cc)]);
+  const ccPrompt = promptModel(changchun);
+  assert.equal(ccPrompt.ting, true);
+  assert.equal(ccPrompt.standing, false);
+  assert.equal(ccPrompt.autoWin, false);
+});
+
+test("a snapshot refills the log with the round's last events and names the seats of those who left", () => {
+  const decision = fixture("settlement");
+  const events = [
+    [38, { kind: "discard", seat: 1, tile: "5p", ting: false, face_down: false }],
+    [39, { kind: "round_ended", winner: 0 }],
+  ];
+  const players = [{ name: "老王", bot: null }, { name: "机器人 1", bot: { number: 1, level: "easy" } }, { name: "小李", bot: null }, { name: "阿张", bot: null }];
+  const empty = { ...table(0), seats: [null, null, null, null], you: null };
+  const [state, effects] = run([empty, { ...snapshotOf(decision, 39), events, players }]);
+  assert.deepEqual(state.log.map((e) => e.seq), [38, 39]);
+  const relog = effects.find((e) => e.type === "relog");
+  assert.deepEqual(relog.log.map((e) => e.event.kind), ["discard", "round_ended"]);
+  // Everyone left the table: the settlement still names who played.
+  assert.equal(seatName(state, 0, "座位 1"), "老王");
+  assert.equal(seatName(state, 2, "座位 3"), "小李");
+  assert.match(seatName(state, 1, "座位 2"), /1/);
+  // Someone sits down again: the seat's own name wins.
+  const [seated] = run([table(0)], state);
+  assert.equal(seatName(seated, 0, "座位 1"), "p0");
+});
+
+test("the next deal keeps the last settlement within reach (上一盘结算)", () => {
+  const ended = fixture("settlement");
+  const [state] = run([table(0), snapshotOf(ended)]);
+  assert.ok(settlementModel(state));
+  assert.equal(previousState(state), null); // the round shown is the one that ended
+  const next = fixture("claim");
+  const fresh = { ...snapshotOf({ ...next, round_id: ended.round_id + 1 }), round_number: 2, events: [] };
+  const [after] = run([fresh], state);
+  assert.equal(settlementModel(after), null);
+  const previous = previousState(after);
+  assert.ok(previous);
+  assert.equal(previous.round.id, ended.round_id);
+  const model = settlementModel(previous);
+  assert.deepEqual(model.seats.map((s) => s.net), ended.view.result.nets);
+  // A resync of the same new round keeps it; the round after next replaces nothing unsettled.
+  const [again] = run([fresh], after);
+  assert.equal(previousState(again).round.id, ended.round_id);
+});
+
+test("a tap raises a tile and a second tap plays it; one tap plays it when the player chose so", () => {
+  const decision = fixture("claim");
+  const turn = fixture("changchun_ting"); // a Changchun turn with plain discards
+  const [state] = run([table(turn.view.you), snapshotOf(turn)]);
+  const tiles = handModel(state).tiles;
+  const i = tiles.findIndex((t) => t.action && !t.action.ting);
+  const j = tiles.findIndex((t, k) => k !== i && t.action && t.name !== tiles[i].name);
+  const [raised, none] = run([{ type: "ui/tap", index: i, now: 1 }], state);
+  assert.deepEqual(none, []);
+  assert.equal(raised.raised, i);
+  assert.equal(handModel(raised).tiles[i].raised, true);
+  assert.equal(handModel(raised).tiles.filter((t) => t.raised).length, 1);
+  // Another tile moves the raise; the raised one, tapped again, is played (once).
+  const [moved] = run([{ type: "ui/tap", index: j, now: 2 }], raised);
+  assert.equal(moved.raised, j);
+  const [played, effects] = run([{ type: "ui/tap", index: j, now: 3 }, { type: "ui/tap", index: j, now: 4 }], moved);
+  const sends = effects.filter((e) => e.type === "send");
+  assert.equal(sends.length, 1);
+  const { seat: _seat, ...body } = tiles[j].action;
+  assert.deepEqual(sends[0].message.action, body);
+  assert.equal(played.raised, null);
+  // One tap (the player's choice, or a key): played at once.
+  const [, oneEffects] = run([{ type: "ui/tap", index: i, oneTap: true, now: 5 }], state);
+  assert.equal(oneEffects.filter((e) => e.type === "send").length, 1);
+  // A tile that plays nothing is not raised; a new decision lowers the raised tile.
+  const [, claimEffects] = run([{ type: "ui/tap", index: 0, now: 6 }], run([table(decision.view.you), snapshotOf(decision)])[0]);
+  assert.deepEqual(claimEffects, []);
+  const [lowered] = run([{ ...turn, version: turn.version + 1 }], raised);
+  assert.equal(lowered.raised, null);
 });

@@ -116,7 +116,7 @@ def _click_something(page: Any) -> bool:
 
     bar = page.locator('[data-role="actions"]')
     candidates = [
-        bar.locator(f"{selector}:not([disabled])")
+        (bar.locator(f"{selector}:not([disabled])"), 1)
         for selector in (
             "button.action-self_draw_win",
             "button.action-declare_win",
@@ -124,14 +124,16 @@ def _click_something(page: Any) -> bool:
             "button.action-pong",
         )
     ]
+    # A tile of the hand takes two taps: the first raises it, the second discards it.
     candidates += [
-        page.locator(selector)
+        (page.locator(selector), 2)
         for selector in (".seat-me .tile.drawn.playable", ".seat-me .tile.playable")
     ]
-    for locator in candidates:
+    for locator, taps in candidates:
         if locator.count():
             try:
-                locator.first.click(timeout=2000)
+                for _ in range(taps):
+                    locator.first.click(timeout=2000)
             except PlaywrightTimeout:
                 return False
             return True

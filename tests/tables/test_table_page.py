@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -131,10 +132,17 @@ def test_a_lisi_ting_is_declared_by_clicking_a_standing_tile(
         page.goto(f"{live_url}/tables/{seated.pk}/")
         ting = page.locator('[data-role="actions"] button.action-ting')
         expect(ting).to_be_visible(timeout=10000)
+        # The prompt names the standing tiles and says that the win will be automatic.
+        expect(page.locator('[data-role="actions"] .prompt-line')).to_contain_text("立牌直接点")
+        expect(page.locator('[data-role="actions"] [data-role="auto-win"]')).to_be_visible()
         ting.click()
         tile = page.locator(f'.seat-me .tile.playable[data-tile="{ting_tiles[0]}"]').first
-        tile.click(timeout=5000)
+        tile.click(timeout=5000)  # a tap raises it
+        expect(tile).to_have_class(re.compile(r"\braised\b"))
+        tile.click(timeout=5000)  # a second tap plays it
         expect(page.locator(".seat-me .badge-ting")).to_be_visible(timeout=5000)
+        # Ready: no 胡 button will come; the own row says why.
+        expect(page.locator('.seat-me [data-role="auto-win"]')).to_be_visible()
         browser.close()
     after = state_of(rnd)
     assert after.seats[seat].ting
@@ -279,6 +287,9 @@ def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
         page.set_viewport_size({"width": 1280, "height": 720})
         page.reload()
         expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
+        # The log (牌局记录) is filled again from the snapshot's last events (issue 27).
+        expect(page.locator('[data-role="log"]')).to_contain_text("本盘结束")
+        assert page.locator('[data-role="log"] li').count() >= 20
         page.select_option("#lang-select", "en")
         page.wait_for_load_state()
         expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
@@ -338,6 +349,8 @@ def test_every_variant_plays_on_one_screen(
             page.goto(f"{live_url}/tables/{seated.pk}/")
             page.locator("#table-app.has-round").wait_for(timeout=10000)
             assert _on_screen(page, ".seat-me .hand .tile") == hand
+            if name == "phone":  # issue 27: tiles a thumb can hit, ≥ 40 px tall
+                assert min(_heights(page, ".seat-me .hand .tile")) >= 40
             _on_screen(page, ".seat-me .own-melds .tile")
             _on_screen(page, '[data-role="timer"] .timer-seconds')
             _on_screen(page, '[data-role="actions"] button')
@@ -382,3 +395,247 @@ def _tile(name: str) -> int:
     from rules.tiles import parse_tiles
 
     return parse_tiles(name)[0]
+
+
+def _chengma_round_with_three_wins(seated: Any, players: list[Any], settings: Any) -> Any:
+    """成麻 dealt from ``CHENGMA_WINS_SEED`` and played to its end through the services, with
+    the moves of ``tests.js.fixtures.chengma_round``: three wins, not in seat order."""
+    from tables import gameplay, rooms, selectors
+    from tests.js.fixtures import CHENGMA_WINS_SEED, chengma_round
+    from tests.tables.helpers import act, fresh
+
+    settings.TABLES_FIXED_SEED = CHENGMA_WINS_SEED.hex()
+    room_set_variant(seated, "chengma")
+    for user in players:
+        rooms.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    moves, final = chengma_round()
+    for action in moves:
+        assert act(rnd, action.seat, gameplay.action_json(action)).ok
+    assert fresh(rnd).status == "ended"
+    return final
+
+
+def test_a_chengma_settlement_shows_each_win_as_a_block_in_win_order(
+    live_url: str, seated: Any, players: list[Any], settings: Any, monkeypatch: Any
+) -> None:
+    """血战到底 with three wins (issue 27): each win its own block in the order the wins were made
+    (tile, from whom, fan, each payer), then the kongs, then the totals; every discarder who
+    dealt in has 点炮; the plain formula opens to the full one on a tap. At both sizes."""
+    from playwright.sync_api import expect, sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    final = _chengma_round_with_three_wins(seated, players, settings)
+    wins = final.extra["wins"]
+    order = [str(w["seat"]) for w in wins]
+    assert order != sorted(order), "the seed's wins should not be in seat order"
+    discarders = {w["discarder"] for w in wins if w["discarder"] is not None}
+    assert len(discarders) >= 2
+    cookie = _session_cookie(players[3])
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        for name, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{live_url}/tables/{seated.pk}/")
+            settlement = page.locator('[data-role="settlement"]')
+            expect(settlement).to_be_visible(timeout=10000)
+            blocks = settlement.locator('[data-role="win-block"]')
+            expect(blocks).to_have_count(len(wins))
+            assert blocks.evaluate_all("ns => ns.map(n => n.dataset.seat)") == order
+            for block, win in zip(blocks.all(), wins, strict=True):
+                tile = block.locator(".win-tile")
+                expect(tile).to_have_attribute("data-tile", _name(win["tile"]))
+                payers = block.locator('tr[data-kind="win"]')
+                assert payers.count() >= 1
+                if win["discarder"] is not None:
+                    assert payers.evaluate_all("ns => ns.map(n => n.dataset.payer)") == [
+                        str(win["discarder"])
+                    ]
+                    expect(block.locator('[data-role="dealt-in"]')).to_have_count(1)
+            # Kongs after the wins, then the totals: the rows in win order, then the others.
+            kongs = settlement.locator('[data-role="kong-block"]')
+            expect(kongs).to_have_count(1)
+            seats = settlement.locator(".settle-seat").evaluate_all(
+                "ns => ns.map(n => n.dataset.seat)"
+            )
+            assert seats[: len(order)] == order
+            dealt = settlement.locator(".settle-seat:has([data-role=dealt-in])").evaluate_all(
+                "ns => ns.map(n => Number(n.dataset.seat))"
+            )
+            assert set(dealt) == discarders
+            nets = settlement.locator('.settle-seat [data-role="net"]').all_inner_texts()
+            assert [int(n) for n in nets] == [final.result.nets[int(s)] for s in seats]
+            # "1 番 = 2 分", the full formula on a tap.
+            formula = settlement.locator(".formula-toggle").first
+            plain = formula.inner_text()
+            assert "=" in plain
+            assert "×" not in plain
+            formula.click()
+            assert "×" in formula.inner_text()
+            assert formula.get_attribute("title") == formula.inner_text()
+            _on_screen(page, '[data-role="settlement"] [data-role="ready"]')
+            _screenshot(page, f"table-settlement-chengma-{name}")
+        browser.close()
+
+
+def _heights(page: Any, selector: str) -> list[float]:
+    heights: list[float] = page.locator(selector).evaluate_all(
+        "ns => ns.map(n => n.getBoundingClientRect().height)"
+    )
+    return heights
+
+
+def test_a_tile_is_played_by_two_taps_or_one_as_chosen_and_a_phone_shows_it_large(
+    live_url: str, seated: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """Issue 27: on a 390 × 844 phone the 14 tiles are ≥ 40 px tall (two rows, the drawn tile
+    apart) and on screen, also held sideways (844 × 390); a first tap raises a tile and a
+    second plays it; with 单击出牌 on (kept in the browser) one tap plays it."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import gameplay, rooms, selectors
+    from tests.tables.helpers import state_of
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    for user in players:
+        rooms.seat_set_ready(room=seated, user=user)
+    rnd = selectors.current_round(seated.pk)
+    assert rnd is not None
+    cookie = _session_cookie(players[0])
+    url = f"{live_url}/tables/{seated.pk}/"
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "phone")
+        for size in ({"width": 844, "height": 390}, {"width": 390, "height": 844}):
+            page.set_viewport_size(size)
+            page.goto(url)
+            page.locator("#table-app.has-round").wait_for(timeout=10000)
+            assert _on_screen(page, ".seat-me .hand .tile") == 14
+            assert min(_heights(page, ".seat-me .hand .tile")) >= 40
+            _on_screen(page, '[data-role="timer"] .timer-seconds')
+        hand = page.locator(".seat-me .hand .tile")
+        tops = hand.evaluate_all("ns => ns.map(n => Math.round(n.getBoundingClientRect().top))")
+        assert len(set(tops)) == 2, tops  # two rows
+        drawn = page.locator(".seat-me .hand .tile.drawn")
+        assert round(drawn.evaluate("n => n.getBoundingClientRect().top")) == max(tops)
+        tile = page.locator(".seat-me .hand .tile.playable:not(.drawn)").nth(3)
+        name = tile.get_attribute("data-tile")
+        tile.click()
+        expect(page.locator(".seat-me .hand .tile.raised")).to_have_count(1)
+        expect(hand).to_have_count(14)  # raised, not played
+        page.locator(".seat-me .hand .tile.raised").click()
+        expect(hand).to_have_count(13, timeout=10000)
+        assert [d.tile for d in state_of(rnd).seats[0].discards] == [_tile(str(name))]
+
+        # Back to seat 0's turn: with 单击出牌 on, one tap plays the tile.
+        _advance(rnd, _turn_of(0), random.Random(3))
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.goto(url)
+        page.locator("#table-app.has-round").wait_for(timeout=10000)
+        toggle = page.locator('[data-role="one-tap"]')
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        page.reload()  # the choice is kept in this browser
+        expect(page.locator('[data-role="one-tap"]')).to_have_attribute("aria-pressed", "true")
+        page.locator(".seat-me .hand .tile.drawn.playable").click()
+        expect(page.locator(".seat-me .river-box .tile, .river .tile")).not_to_have_count(0)
+        expect(page.locator(".seat-me .hand .tile.playable")).to_have_count(0, timeout=10000)
+        browser.close()
+    assert len(state_of(rnd).seats[0].discards) == 2
+    assert gameplay.phase_kind(state_of(rnd)) in ("turn", "claims")
+
+
+def _turn_of(seat: int) -> Callable[[Any], bool]:
+    from tables import gameplay
+
+    def turn(state: Any) -> bool:
+        return (
+            gameplay.phase_kind(state) == "turn"
+            and state.phase.seat == seat
+            and any(a.kind == "discard" for a in gameplay.legal_actions(state, seat))
+        )
+
+    return turn
+
+
+def test_the_header_keeps_its_height_when_the_log_fills(
+    live_url: str, playing: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """Issue 27: at 1280 × 720 the table's bar shrank from 33 to 16 px once the log filled (a
+    flex item squeezed by the side's content). After 100 log lines the bar, the felt and the
+    hand are as they were, at both sizes, and the log scrolls inside the side."""
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    cookie = _session_cookie(players[0])
+    url = f"{live_url}/tables/{playing.match.room_id}/"
+    measure = """() => Object.fromEntries(['.table-bar', '.felt', '.seat-me .hand .tile'].map(
+        s => [s, Math.round(document.querySelector(s).getBoundingClientRect().height)]))"""
+    fill = """() => { const log = document.querySelector('[data-role="log"]');
+        for (let i = 0; i < 100; i += 1) { const li = document.createElement('li');
+          li.textContent = `第 ${i} 行：东 p0 打出 5筒，南 p1 碰`; log.append(li); } }"""
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        for name, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(url)
+            page.locator("#table-app.has-round").wait_for(timeout=10000)
+            before = page.evaluate(measure)
+            assert before[".table-bar"] >= 30, before
+            page.evaluate(fill)
+            assert page.locator('[data-role="log"] li').count() >= 100
+            page.wait_for_timeout(100)
+            assert page.evaluate(measure) == before, name
+            if name == "desktop":
+                _on_screen(
+                    page, '.table-bar [data-role="sound"], .table-bar [data-role="help-toggle"]'
+                )
+                _on_screen(page, ".seat-me .hand .tile")
+                log = page.locator('[data-role="log"]')
+                assert log.evaluate("n => n.scrollHeight > n.clientHeight")
+        browser.close()
+
+
+def test_the_settlement_stays_until_ready_and_the_last_one_reopens_after_the_next_deal(
+    live_url: str, playing: Any, players: list[Any], monkeypatch: Any
+) -> None:
+    """Issue 27: the settlement stays until the player presses 准备 (then 看结算 brings it back)
+    or the next deal begins; after the deal 上一盘结算 shows the last one again."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tables import rooms, selectors
+    from tests.tables.helpers import fresh
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    _advance(playing, _ended, random.Random(5))
+    room = playing.match.room
+    cookie = _session_cookie(players[0])
+    with sync_playwright() as pw:
+        browser, page = _open(pw, live_url, cookie, "desktop")
+        page.goto(f"{live_url}/tables/{room.pk}/")
+        settlement = page.locator('[data-role="settlement"]')
+        expect(settlement).to_be_visible(timeout=10000)
+        page.wait_for_timeout(1500)  # nothing closes it by itself
+        expect(settlement).to_be_visible()
+        settlement.locator('[data-role="ready"]').click()
+        expect(settlement).to_be_hidden()
+        expect(page.locator('[data-role="seat-buttons"]')).to_contain_text("看结算")
+        for user in players[1:]:
+            rooms.seat_set_ready(room=room, user=user)
+        nxt = selectors.current_round(room.pk)
+        assert nxt is not None
+        assert nxt.pk != playing.pk
+        again = page.locator('[data-role="previous-settlement"]')
+        expect(again).to_be_visible(timeout=10000)
+        expect(settlement).to_be_hidden()
+        again.click()
+        expect(settlement).to_be_visible()
+        assert settlement.get_attribute("data-previous") == "true"
+        expect(settlement.locator(".settle-title")).to_contain_text("上一盘")
+        nets = settlement.locator('.settle-seat [data-role="net"]').all_inner_texts()
+        assert sorted(int(n) for n in nets) == sorted(fresh(playing).result["nets"])
+        settlement.locator(".settle-foot button").click()
+        expect(settlement).to_be_hidden()
+        expect(again).to_be_visible()
+        browser.close()

@@ -73,6 +73,9 @@ class TaiyuanLisiFlow(Flow):
     """"After ting the hand is locked and no kong may be made"."""
     ting_discard_face_down: ClassVar[bool] = True
     """The ting discard is laid face down: no one may pong, kong or win on it."""
+    wins_after_ting: ClassVar[bool] = True
+    """"The engine wins for them automatically when a ready player's winning tile is discarded
+    (subject to 截胡) or drawn" (*过胡*; :meth:`automatic_action`)."""
 
     # --- dealer and drawn round -----------------------------------------------------------------
 
