@@ -1,0 +1,144 @@
+"""``hard`` (困难), issue 26: ``normal`` plus the variant's payments, defence where dealing in
+costs, and 成麻's void suit chosen by what is left of the hand.
+
+* **Ready hands by value** (:func:`rank_by_value`): among the discards that leave the hand ready
+  with the most effective tiles' shanten, the one whose waits are worth the most points in the
+  variant's own payments (:func:`rules.bots.value.ready_value`), not the one with the most
+  winning tiles.
+* **Defence** (:func:`defends`, :func:`fold_from`, :func:`rules.bots.evaluate.danger`): only in
+  the variants where the discarder pays a win alone (Taiwan, Li-Si, 成麻, or a 点炮全包 / 包三家
+  room). Where everyone pays (Changchun, Harbin, Siping) a deal-in costs the discarder one share
+  more than the others, the same as the winner's self-draw would have cost it, so folding buys
+  almost nothing and costs the hand: ``hard`` plays on there.
+* **定缺 by value** (:func:`void_cost`): the suit whose loss leaves the hand the closest to a
+  win (shanten of the other two suits, then their effective tiles), not the suit held least;
+  **换三张** (:func:`exchange_cost`) passes the three tiles whose loss keeps the best such hand.
+
+Everything is read from the seat's :class:`~rules.bots.view.BotView` only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rules.bots.evaluate import DISCARDER_PAYS_ALL, HandValue, danger, threats
+from rules.bots.policy import Player, _usefulness
+from rules.bots.shanten import effective_tiles, shanten
+from rules.bots.value import ready_value
+from rules.bots.view import BotView
+from rules.engine.actions import Action
+from rules.tiles import Tile
+
+SUITS = "mps"
+
+
+def defends(bv: BotView) -> bool:
+    """Whether dealing in costs more than being paid from anyway: the discarder pays a discard
+    win alone (the variant's rule, or the room's 点炮全包 / 包三家 option)."""
+    return bv.variant in DISCARDER_PAYS_ALL or bool(
+        bv.options.get("dianpao_quanbao") or bv.options.get("dianpao_baosan")
+    )
+
+
+FOLD_FROM = 2
+"""The shanten from which a hand folds against a ready opponent where the discarder pays alone
+(two tiles away or more: its chance to win first is small, the deal-in costs it everything)."""
+
+
+def rank_by_value(
+    bv: BotView, counts: list[int], ordered: Sequence[Tile], values: dict[Tile, HandValue]
+) -> list[Tile]:
+    """``ordered`` (``normal``'s ranking) with the discards that leave the hand ready re-ranked
+    by the expected points of their waits (:func:`~rules.bots.value.ready_value`); a tie keeps
+    ``normal``'s order. Discards that leave the hand farther stay behind them."""
+    best = values[ordered[0]]
+    if best.shanten != 0:
+        return list(ordered)
+    ready = [t for t in ordered if values[t].shanten == 0 and values[t].waits]
+    if len(ready) < 2:
+        return list(ordered)
+    worth: dict[Tile, float] = {}
+    for tile in ready:
+        counts[tile] -= 1
+        worth[tile] = ready_value(bv, counts, bv.melds, values[tile].waits)
+        counts[tile] += 1
+    position = {t: i for i, t in enumerate(ordered)}
+    ranked = sorted(ready, key=lambda t: (-worth[t], position[t]))
+    return ranked + [t for t in ordered if t not in worth]
+
+
+def void_cost(bv: BotView, counts: Sequence[int], suit: int) -> tuple[int, int, int]:
+    """What declaring ``suit`` void costs (成麻 定缺): the shanten of the hand without that suit's
+    tiles (they will all be thrown, each turn a draw), then minus its effective tiles, then the
+    tiles of the suit (fewer to throw first)."""
+    rest = list(counts)
+    for t in range(suit * 9, suit * 9 + 9):
+        rest[t] = 0
+    need = sum(counts) // 3
+    if sum(rest) % 3 != 1:
+        # effective tiles are counted on a 3n+1 hand: judge the rest as it stands
+        base = shanten(rest, need)
+        return (base, 0, sum(counts[suit * 9 : suit * 9 + 9]))
+    base, effective = effective_tiles(rest, need, bv.unseen)
+    return (base, -effective, sum(counts[suit * 9 : suit * 9 + 9]))
+
+
+def exchange_cost(bv: BotView, counts: Sequence[int], tiles: Sequence[Tile]) -> tuple[int, ...]:
+    """What passing ``tiles`` on costs (成麻 换三张): the best :func:`void_cost` of the hand left,
+    then how connected the passed tiles were."""
+    rest = list(counts)
+    for t in tiles:
+        rest[t] -= 1
+    best = min(void_cost(bv, rest, s) for s in range(3))
+    return (*best, sum(_usefulness(t, counts) for t in tiles))
+
+
+class HardPlayer(Player):
+    """One decision of ``hard``: ``normal``'s player with the pieces of this module."""
+
+    def __init__(self, bv: BotView, rng: random.Random) -> None:
+        super().__init__(bv, rng, effective=True, claims=True, wander=0.0)
+
+    def _choose_void(self, voids: list[Any]) -> Action:
+        best: Action = min(
+            voids, key=lambda a: void_cost(self.bv, self.counts, SUITS.index(a.suit))
+        )
+        return best
+
+    def _choose_three(self, threes: list[Any]) -> Action:
+        chosen: Action = min(threes, key=lambda a: exchange_cost(self.bv, self.counts, a.tiles))
+        return chosen
+
+    def _pick_discard(self, values: dict[Tile, HandValue]) -> Tile:
+        ordered = sorted(values, key=lambda t: (*values[t].key(), _usefulness(t, self.counts), -t))
+        ranked = rank_by_value(self.bv, self.counts, ordered, values)
+        if defends(self.bv):
+            against = threats(self.bv)
+            if against:
+                return self._defend(ranked, values, against)
+        return ranked[0]
+
+    def _defend(
+        self, ranked: list[Tile], values: dict[Tile, HandValue], against: list[int]
+    ) -> Tile:
+        """Fold onto the safest tile when :data:`FOLD_FROM` tiles away or more; otherwise push,
+        taking the safest of the discards that keep the best shanten and nearly all (80%) of its
+        effective tiles (a ready hand: its chosen wait, or one as good)."""
+        bv = self.bv
+        best = values[ranked[0]]
+        risk = {t: danger(bv, t, against) for t in ranked}
+        position = {t: i for i, t in enumerate(ranked)}
+        if best.shanten >= FOLD_FROM:
+            return min(ranked, key=lambda t: (risk[t], position[t]))
+        floor = best.effective * 0.8
+        keep = [
+            t for t in ranked if values[t].shanten == best.shanten and values[t].effective >= floor
+        ]
+        return min(keep, key=lambda t: (risk[t], position[t]))
+
+
+def hard(bv: BotView, rng: random.Random) -> Action:
+    """困难 (issue 26): see the module's docstring."""
+    return HardPlayer(bv, rng).choose()
