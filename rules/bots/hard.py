@@ -28,7 +28,7 @@ from rules.bots.policy import Player, _usefulness
 from rules.bots.shanten import effective_tiles, shanten
 from rules.bots.value import ready_value
 from rules.bots.view import BotView
-from rules.engine.actions import Action
+from rules.engine.actions import Action, ChowTing, ExposedKong
 from rules.tiles import Tile
 
 SUITS = "mps"
@@ -95,6 +95,28 @@ def exchange_cost(bv: BotView, counts: Sequence[int], tiles: Sequence[Tile]) -> 
     return (*best, sum(_usefulness(t, counts) for t in tiles))
 
 
+def claim_worth_it(
+    action: Action,
+    now: HandValue,
+    after: HandValue,
+    *,
+    best_key: tuple[int, int],
+    must_open: bool,
+) -> bool:
+    """Whether ``hard`` claims: only when the claim lowers the shanten (``normal`` also claims
+    for more effective tiles at the same shanten, which throws away a closed hand's items —
+    长春 立胡, 台湾 门清 — and a tile of flexibility for little),
+    or when a hand that must be opened to win (哈尔滨, 四平: 开门) opens at no cost, or a 吃听
+    makes the hand ready, or an exposed kong costs nothing."""
+    if isinstance(action, ChowTing) and after.shanten == 0:
+        return True
+    if isinstance(action, ExposedKong) and after.shanten <= now.shanten:
+        return True
+    if must_open and after.shanten <= now.shanten:
+        return True
+    return after.shanten < now.shanten and after.key() < best_key
+
+
 class HardPlayer(Player):
     """One decision of ``hard``: ``normal``'s player with the pieces of this module."""
 
@@ -110,6 +132,18 @@ class HardPlayer(Player):
     def _choose_three(self, threes: list[Any]) -> Action:
         chosen: Action = min(threes, key=lambda a: exchange_cost(self.bv, self.counts, a.tiles))
         return chosen
+
+    def _worth_claiming(
+        self,
+        action: Action,
+        now: HandValue,
+        after: HandValue,
+        *,
+        best_key: tuple[int, int],
+        must_open: bool,
+    ) -> bool:
+        """A claim only when it brings the hand a tile closer (:func:`claim_worth_it`)."""
+        return claim_worth_it(action, now, after, best_key=best_key, must_open=must_open)
 
     def _pick_discard(self, values: dict[Tile, HandValue]) -> Tile:
         ordered = sorted(values, key=lambda t: (*values[t].key(), _usefulness(t, self.counts), -t))

@@ -231,17 +231,31 @@ class Player:
             after = self._claim_value(action, tile)
             if after is None:
                 continue
-            gain = after.key() < best_key
-            if not gain and must_open and after.shanten <= now.shanten:
-                gain = True  # a hand that must open to win opens at no cost
-            if isinstance(action, ChowTing) and after.shanten == 0:
-                gain = True
-            if isinstance(action, ExposedKong) and after.shanten <= now.shanten:
-                gain = True
+            gain = self._worth_claiming(action, now, after, best_key=best_key, must_open=must_open)
             if gain and (best_action is pass_action or after.key() < best_key):
                 best_action = action
                 best_key = min(best_key, after.key())
         return best_action
+
+    def _worth_claiming(
+        self,
+        action: Action,
+        now: HandValue,
+        after: HandValue,
+        *,
+        best_key: tuple[int, int],
+        must_open: bool,
+    ) -> bool:
+        """Whether a claim is worth making: the hand is better after it (than now and than the
+        best claim so far, ``best_key``), or it opens a hand that must open at no cost, or it
+        is a 吃听 that makes the hand ready, or a kong that costs nothing."""
+        if after.key() < best_key:
+            return True
+        if must_open and after.shanten <= now.shanten:
+            return True  # a hand that must open to win opens at no cost
+        if isinstance(action, ChowTing) and after.shanten == 0:
+            return True
+        return isinstance(action, ExposedKong) and after.shanten <= now.shanten
 
     def _easy_claim(self, legal: Sequence[Action], pass_action: Action) -> Action:
         """简单: a pong only when it brings the hand a step closer; a harbin 吃听 always."""
