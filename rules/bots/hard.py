@@ -1,17 +1,22 @@
 """``hard`` (困难), issue 26: ``normal`` plus the variant's payments, defence where dealing in
 costs, and 成麻's void suit chosen by what is left of the hand.
 
-* **Ready hands by value** (:func:`rank_by_value`): among the discards that leave the hand ready
-  with the most effective tiles' shanten, the one whose waits are worth the most points in the
+* **Ready hands by value** (:func:`rank_by_value`): among the discards that leave the hand ready,
+  the one whose waits are worth the most points in the
   variant's own payments (:func:`rules.bots.value.ready_value`), not the one with the most
   winning tiles.
-* **Defence** (:func:`defends`, :func:`fold_from`, :func:`rules.bots.evaluate.danger`): only in
-  the variants where the discarder pays a win alone (Taiwan, Li-Si, 成麻, or a 点炮全包 / 包三家
-  room). Where everyone pays (Changchun, Harbin, Siping) a deal-in costs the discarder one share
-  more than the others, the same as the winner's self-draw would have cost it, so folding buys
-  almost nothing and costs the hand: ``hard`` plays on there.
-* **定缺 by value** (:func:`void_cost`): the suit whose loss leaves the hand the closest to a
-  win (shanten of the other two suits, then their effective tiles), not the suit held least;
+* **Claims** (:func:`claim_worth_it`): where a closed hand scores (:data:`CLOSED_SCORES`), only
+  those that bring the hand a tile closer; elsewhere as ``normal``.
+* **Defence** (:func:`defends`, :data:`FOLD_FROM`, :func:`rules.bots.evaluate.danger`) against a
+  declared ting or an opponent with three melds: folding only where the discarder pays a win
+  alone (Li-Si, 成麻, or a 点炮全包 / 包三家 room). Where everyone pays (Changchun, Harbin, Siping)
+  a deal-in costs the discarder one share more than the others, the same as the winner's
+  self-draw would have cost it, and in Taiwan, where the measured fold lost points (a ting
+  declared by every ready hand is a weak threat on one tile), ``hard`` plays on and only takes
+  the safest of its equally good discards.
+* **定缺** (:func:`void_cost`): the suit held least, and between suits held as often the one whose
+  loss leaves the hand the closest to a win (shanten of the other two suits, then their
+  effective tiles; ordering by that alone, before the count, measured worse in the arena);
   **换三张** (:func:`exchange_cost`) passes the three tiles whose loss keeps the best such hand.
 
 Everything is read from the seat's :class:`~rules.bots.view.BotView` only.
@@ -25,7 +30,7 @@ from typing import Any
 
 from rules.bots.evaluate import DISCARDER_PAYS_ALL, HandValue, danger, threats
 from rules.bots.policy import Player, _usefulness
-from rules.bots.shanten import effective_tiles, shanten
+from rules.bots.shanten import effective_tiles
 from rules.bots.value import ready_value
 from rules.bots.view import BotView
 from rules.engine.actions import Action, ChowTing, ExposedKong
@@ -34,10 +39,14 @@ from rules.tiles import Tile
 SUITS = "mps"
 
 
+FOLDS = DISCARDER_PAYS_ALL - {"taiwan16"}
+"""Variants where ``hard`` folds: the discarder pays alone (Taiwan aside, see the module)."""
+
+
 def defends(bv: BotView) -> bool:
-    """Whether dealing in costs more than being paid from anyway: the discarder pays a discard
-    win alone (the variant's rule, or the room's 点炮全包 / 包三家 option)."""
-    return bv.variant in DISCARDER_PAYS_ALL or bool(
+    """Whether ``hard`` folds: the discarder pays a discard win alone (the variant's rule,
+    :data:`FOLDS`, or the room's 点炮全包 / 包三家 option)."""
+    return bv.variant in FOLDS or bool(
         bv.options.get("dianpao_quanbao") or bv.options.get("dianpao_baosan")
     )
 
@@ -76,12 +85,7 @@ def void_cost(bv: BotView, counts: Sequence[int], suit: int) -> tuple[int, int, 
     rest = list(counts)
     for t in range(suit * 9, suit * 9 + 9):
         rest[t] = 0
-    need = sum(counts) // 3
-    if sum(rest) % 3 != 1:
-        # effective tiles are counted on a 3n+1 hand: judge the rest as it stands
-        base = shanten(rest, need)
-        return (base, 0, sum(counts[suit * 9 : suit * 9 + 9]))
-    base, effective = effective_tiles(rest, need, bv.unseen)
+    base, effective = effective_tiles(rest, sum(counts) // 3, bv.unseen)
     return (base, -effective, sum(counts[suit * 9 : suit * 9 + 9]))
 
 
@@ -93,6 +97,12 @@ def exchange_cost(bv: BotView, counts: Sequence[int], tiles: Sequence[Tile]) -> 
         rest[t] -= 1
     best = min(void_cost(bv, rest, s) for s in range(3))
     return (*best, sum(_usefulness(t, counts) for t in tiles))
+
+
+CLOSED_SCORES = frozenset({"changchun", "taiwan16"})
+"""Variants where a hand never opened scores an item: 长春 立胡 (+1 fan: every payment doubles),
+台湾 门清 (+1 tai, 3 with 自摸). Elsewhere a hand must open (哈尔滨, 四平) or scores nothing for
+staying closed (立四, 成麻), and ``hard`` claims as ``normal`` does."""
 
 
 def claim_worth_it(
@@ -124,10 +134,14 @@ class HardPlayer(Player):
         super().__init__(bv, rng, effective=True, claims=True, wander=0.0)
 
     def _choose_void(self, voids: list[Any]) -> Action:
-        best: Action = min(
-            voids, key=lambda a: void_cost(self.bv, self.counts, SUITS.index(a.suit))
-        )
+        """定缺: the suit held least (fewest tiles to throw first, as ``normal``), and between
+        suits held as often, the one whose loss leaves the best hand (:func:`void_cost`)."""
+        best: Action = min(voids, key=lambda a: self._void_key(SUITS.index(a.suit)))
         return best
+
+    def _void_key(self, suit: int) -> tuple[int, ...]:
+        held = sum(self.counts[suit * 9 : suit * 9 + 9])
+        return (held, *void_cost(self.bv, self.counts, suit))
 
     def _choose_three(self, threes: list[Any]) -> Action:
         chosen: Action = min(threes, key=lambda a: exchange_cost(self.bv, self.counts, a.tiles))
@@ -142,17 +156,36 @@ class HardPlayer(Player):
         best_key: tuple[int, int],
         must_open: bool,
     ) -> bool:
-        """A claim only when it brings the hand a tile closer (:func:`claim_worth_it`)."""
+        """Where a closed hand scores (:data:`CLOSED_SCORES`), a claim only when it brings the
+        hand a tile closer (:func:`claim_worth_it`); elsewhere ``normal``'s rule."""
+        if self.bv.variant not in CLOSED_SCORES:
+            return super()._worth_claiming(
+                action, now, after, best_key=best_key, must_open=must_open
+            )
         return claim_worth_it(action, now, after, best_key=best_key, must_open=must_open)
 
     def _pick_discard(self, values: dict[Tile, HandValue]) -> Tile:
         ordered = sorted(values, key=lambda t: (*values[t].key(), _usefulness(t, self.counts), -t))
         ranked = rank_by_value(self.bv, self.counts, ordered, values)
+        against = threats(self.bv)
+        if not against:
+            return ranked[0]
         if defends(self.bv):
-            against = threats(self.bv)
-            if against:
-                return self._defend(ranked, values, against)
-        return ranked[0]
+            return self._defend(ranked, values, against)
+        return self._safest_of_equals(ranked, values, against)
+
+    def _safest_of_equals(
+        self, ranked: list[Tile], values: dict[Tile, HandValue], against: list[int]
+    ) -> Tile:
+        """Where everyone pays a win, against a ready opponent: among the discards exactly as
+        good as the first (same shanten and effective tiles; a ready hand: its chosen wait),
+        the safest (:func:`rules.bots.evaluate.danger`). It costs the hand nothing."""
+        first = ranked[0]
+        if values[first].shanten == 0:
+            return first
+        equal = [t for t in ranked if values[t].key() == values[first].key()]
+        position = {t: i for i, t in enumerate(ranked)}
+        return min(equal, key=lambda t: (danger(self.bv, t, against), position[t]))
 
     def _defend(
         self, ranked: list[Tile], values: dict[Tile, HandValue], against: list[int]

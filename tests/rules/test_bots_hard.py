@@ -94,9 +94,9 @@ def _against_ting(bv: BotView, discards: str) -> BotView:
 
 
 def test_defence_folds_a_far_hand_onto_the_ting_players_discard() -> None:
-    """台湾十六张 (the discarder pays alone): far from ready against a declared ting, ``hard``
-    throws a tile the ting player threw (现物); ``normal`` throws its least useful tile."""
-    bv = _view("taiwan16", "159m159p159s12345z5p")
+    """立四 (a discarder who has not declared ting pays alone): far from ready against a declared
+    ting, ``hard`` throws a tile the ting player threw (现物); ``normal`` its least useful tile."""
+    bv = _view("taiyuan_lisi", "159m159p159s1234z5p")
     assert defends(bv)
     safe = _against_ting(bv, "5s")
     assert _discarded(safe, "hard") == "5s"
@@ -104,33 +104,53 @@ def test_defence_folds_a_far_hand_onto_the_ting_players_discard() -> None:
 
 
 def test_no_folding_where_everyone_pays() -> None:
-    """长春: a deal-in costs one share more, as the winner's self-draw would: ``hard`` plays
-    its hand as ``normal`` does."""
+    """长春: a deal-in costs one share more, as the winner's self-draw would: ``hard`` does not
+    fold (it keeps the hand ``normal`` keeps)."""
     bv = _against_ting(_view("changchun", "159m159p159s12345z5p"), "5s")
     assert not defends(bv)
-    assert _discarded(bv, "hard") == _discarded(bv, "normal")
+    assert _discarded(bv, "hard") != "5s"
+
+
+def test_taiwan_takes_the_safest_of_equal_discards() -> None:
+    """台湾十六张: no fold, but among discards exactly as good (four lone winds) ``hard`` throws
+    the one the ting player threw; ``normal`` takes the last in tile order."""
+    bv = _view("taiwan16", "123m456m789m234p56p1234z5s")
+    assert not defends(bv)
+    threat = _against_ting(bv, "2z")
+    assert _discarded(threat, "hard") == "2z"
+    assert _discarded(threat, "normal") == "4z"
 
 
 def test_defence_pushes_a_ready_hand() -> None:
-    """Ready against a declared ting: ``hard`` keeps its wait, taking the safest discard that
-    keeps it (here the ting player's own 9s)."""
-    bv = _against_ting(_view("taiwan16", "123m456m789m234p567p11s9s"), "9s")
+    """Ready against a declared ting: ``hard`` keeps a wait, taking the safest discard that
+    keeps one as good (here the ting player's own 9s)."""
+    bv = _against_ting(_view("taiyuan_lisi", "123m456m789m234p5s9s"), "9s")
     assert _discarded(bv, "hard") == "9s"
 
 
 # --- 成麻 定缺 / 换三张 ------------------------------------------------------------------------
 
 
-def test_void_suit_by_value_not_count() -> None:
-    """成麻 定缺: 123456m 1479p 234s. The suit held least is s (3 tiles, a whole set); giving up
-    p (4 scattered tiles) leaves two sets more: ``hard`` declares p void, ``normal`` s."""
+def test_void_suit_between_equal_counts_by_value() -> None:
+    """成麻 定缺: 123456m 2468p 1199s. p and s are held as often (four tiles each) and ``normal``'s
+    connectedness ties them, so it voids p (the first); ``hard`` voids s: giving up the two
+    pairs keeps 2468p, which more unseen draws improve."""
+    bv = _view("chengma", "123456m2468p1199s")
+    bv = replace(bv, legal=tuple(ChooseVoid(seat=0, suit=s) for s in "mps"), phase={"kind": "void"})
+    counts = counts_of(bv.hand)
+    assert void_cost(bv, counts, 2) < void_cost(bv, counts, 1)
+    assert HardPlayer(bv, random.Random(0)).choose() == ChooseVoid(seat=0, suit="s")
+    assert normal(bv, random.Random(0)) == ChooseVoid(seat=0, suit="p")
+
+
+def test_void_suit_is_the_one_held_least() -> None:
+    """成麻 定缺: 123456m 1479p 234s: s is held least (three tiles), so it is void, though its
+    tiles make a set: ordering by the rest's shanten alone measured worse in the arena."""
     bv = _view("chengma", "123456m1479p234s")
     bv = replace(bv, legal=tuple(ChooseVoid(seat=0, suit=s) for s in "mps"), phase={"kind": "void"})
     counts = counts_of(bv.hand)
     assert void_cost(bv, counts, 1) < void_cost(bv, counts, 2)
-    hard = HardPlayer(bv, random.Random(0)).choose()
-    assert hard == ChooseVoid(seat=0, suit="p")
-    assert normal(bv, random.Random(0)) == ChooseVoid(seat=0, suit="s")
+    assert HardPlayer(bv, random.Random(0)).choose() == ChooseVoid(seat=0, suit="s")
 
 
 def test_exchange_passes_the_tiles_that_keep_the_best_hand() -> None:
