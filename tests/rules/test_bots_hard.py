@@ -8,13 +8,20 @@ import random
 from dataclasses import replace
 
 from rules.bots import choose_action
-from rules.bots.evaluate import counts_of, discard_values
-from rules.bots.hard import HardPlayer, defends, rank_by_value, void_cost
+from rules.bots.evaluate import HandValue, counts_of, discard_values
+from rules.bots.hard import (
+    CLOSED_SCORES,
+    HardPlayer,
+    claim_worth_it,
+    defends,
+    rank_by_value,
+    void_cost,
+)
 from rules.bots.policy import normal
 from rules.bots.value import ready_value, win_chance, win_gain
 from rules.bots.view import BotView, read_view
 from rules.engine import new_round
-from rules.engine.actions import ChooseVoid, Discard, ExchangeThree
+from rules.engine.actions import ChooseVoid, Chow, Discard, ExchangeThree
 from rules.registry import VARIANTS
 from rules.tiles import parse_tiles, tile_name
 from rules.views import seat_view
@@ -171,3 +178,24 @@ def test_hard_is_reachable_by_name() -> None:
     legal = view["legal_actions"]
     action = choose_action(view, level="hard", rng=random.Random(0), options=state.options)
     assert action.kind in {a["kind"] for a in legal}
+
+
+# --- claims ----------------------------------------------------------------------------------
+
+
+def test_claims_where_a_closed_hand_scores_only_bring_the_hand_closer() -> None:
+    """长春 (立胡) / 台湾 (门清): a chow that only adds effective tiles keeps the hand closed under
+    ``hard`` (``normal`` claims it); one that lowers the shanten, or opens a hand that must be
+    opened (哈尔滨, 四平), is made."""
+    chow = Chow(seat=0, tiles=(0, 1, 2))
+    now = HandValue(2, 20)
+    wider = HandValue(2, 30)
+    closer = HandValue(1, 10)
+    assert not claim_worth_it(chow, now, wider, best_key=now.key(), must_open=False)
+    assert claim_worth_it(chow, now, closer, best_key=now.key(), must_open=False)
+    assert claim_worth_it(chow, now, wider, best_key=now.key(), must_open=True)
+    for variant, closed_scores in (("changchun", True), ("taiwan16", True), ("chengma", False)):
+        player = HardPlayer(_view(variant, "123456789m1234p"), random.Random(0))
+        made = player._worth_claiming(chow, now, wider, best_key=now.key(), must_open=False)
+        assert made is not closed_scores
+        assert (variant in CLOSED_SCORES) is closed_scores
