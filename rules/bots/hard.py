@@ -13,8 +13,7 @@ costs, and 成麻's void suit chosen by what is left of the hand.
   a deal-in costs the discarder one share more than the others, the same as the winner's
   self-draw would have cost it, and in Taiwan, where the measured fold lost points (a ting
   declared by every ready hand is a weak threat on one tile), ``hard`` plays on and only takes
-  the safest of its equally good discards; in 成麻, where nobody declares, it does so against
-  every opponent who may be ready unseen (:func:`unannounced`).
+  the safest of its equally good discards.
 * **定缺** (:func:`void_cost`): the suit held least, and between suits held as often the one whose
   loss leaves the hand the closest to a win (shanten of the other two suits, then their
   effective tiles; ordering by that alone, before the count, measured worse in the arena);
@@ -128,20 +127,6 @@ def claim_worth_it(
     return after.shanten < now.shanten and after.key() < best_key
 
 
-def unannounced(bv: BotView) -> list[int]:
-    """成麻 (no ting is ever declared): the opponents (indexes into ``bv.opponents``) still in
-    the hand who may be ready unseen — those who have thrown a tile outside their void suit,
-    which under 打缺 means their void suit is gone from their hand. Elsewhere none: a ready
-    hand there is declared (or shows three melds, :func:`rules.bots.evaluate.threats`)."""
-    if bv.variant != "chengma":
-        return []
-    return [
-        i
-        for i, opp in enumerate(bv.opponents)
-        if not opp.out and opp.void is not None and any(t // 9 != opp.void for t in opp.discards)
-    ]
-
-
 class HardPlayer(Player):
     """One decision of ``hard``: ``normal``'s player with the pieces of this module."""
 
@@ -184,8 +169,7 @@ class HardPlayer(Player):
         ranked = rank_by_value(self.bv, self.counts, ordered, values)
         against = threats(self.bv)
         if not against:
-            quiet = unannounced(self.bv)
-            return self._safest_of_equals(ranked, values, quiet) if quiet else ranked[0]
+            return ranked[0]
         if defends(self.bv):
             return self._defend(ranked, values, against)
         return self._safest_of_equals(ranked, values, against)
@@ -193,10 +177,9 @@ class HardPlayer(Player):
     def _safest_of_equals(
         self, ranked: list[Tile], values: dict[Tile, HandValue], against: list[int]
     ) -> Tile:
-        """Where ``hard`` does not fold, against opponents who are or may be ready: among the
-        discards exactly as good as the first (same shanten and effective tiles; a ready hand:
-        its chosen wait), the safest (:func:`rules.bots.evaluate.danger`; in 成麻 a tile of an
-        opponent's void suit is safe against them). It costs the hand nothing."""
+        """Where everyone pays a win, against a ready opponent: among the discards exactly as
+        good as the first (same shanten and effective tiles; a ready hand: its chosen wait),
+        the safest (:func:`rules.bots.evaluate.danger`). It costs the hand nothing."""
         first = ranked[0]
         if values[first].shanten == 0:
             return first

@@ -15,7 +15,6 @@ from rules.bots.hard import (
     claim_worth_it,
     defends,
     rank_by_value,
-    unannounced,
     void_cost,
 )
 from rules.bots.policy import normal
@@ -200,18 +199,3 @@ def test_claims_where_a_closed_hand_scores_only_bring_the_hand_closer() -> None:
         made = player._worth_claiming(chow, now, wider, best_key=now.key(), must_open=False)
         assert made is not closed_scores
         assert (variant in CLOSED_SCORES) is closed_scores
-
-
-def test_chengma_takes_the_safest_of_equal_discards_against_a_possible_ready_hand() -> None:
-    """成麻 declares nothing: an opponent who has thrown a tile outside their void suit (so, under
-    打缺, holds none of it) may be ready. Between two lone tiles as good as each other ``hard``
-    throws the one that opponent threw (1p); ``normal`` the other (9p). An opponent still
-    throwing their void suit cannot win yet, and changes nothing."""
-    bv = _view("chengma", "123m456m789m11s19p")
-    ready = replace(bv.opponents[0], void=0, discards=tuple(parse_tiles("3m1p")))
-    assert unannounced(replace(bv, opponents=(ready, *bv.opponents[1:]))) == [0]
-    assert _discarded(replace(bv, opponents=(ready, *bv.opponents[1:])), "hard") == "1p"
-    assert _discarded(replace(bv, opponents=(ready, *bv.opponents[1:])), "normal") == "9p"
-    cleaning = replace(ready, discards=tuple(parse_tiles("3m")))
-    assert unannounced(replace(bv, opponents=(cleaning, *bv.opponents[1:]))) == []
-    assert _discarded(replace(bv, opponents=(cleaning, *bv.opponents[1:])), "hard") == "9p"
