@@ -16,7 +16,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rules.bots.policy import POLICIES
+from rules.bots.hard import hard
+from rules.bots.policy import POLICIES as _DECIDED_HERE
+from rules.bots.policy import Policy
 from rules.bots.view import read_view
 from rules.engine.actions import Action
 
@@ -26,6 +28,8 @@ BASELINE = "basic"
 """The pre-issue-19 bot (never claims), kept as the arena's baseline."""
 ALL_LEVELS: tuple[str, ...] = (BASELINE, *LEVELS)
 DEFAULT_LEVEL = "normal"
+POLICIES: dict[str, Policy] = {**_DECIDED_HERE, "hard": hard}
+"""Every level's decision function, by name."""
 
 
 def choose_action(

@@ -9,11 +9,8 @@
   conditions (ready hands judged by the variant's own rules); claims (chow, pong, kong) that
   bring the hand closer or open a hand that must be opened; kongs that cost nothing; ting
   whenever the chosen discard allows it.
-* ``hard`` (困难): ``normal``, plus defence: against a declared ting or an obviously ready
-  opponent (three melds) it folds a far hand onto safe tiles (现物, 筋, counted honours; in 成麻 an
-  opponent's void suit) — from two tiles away where the discarder pays for a win alone, three
-  where everyone pays — and, when it pushes, takes the safest of the discards that keep the best
-  shanten and nearly all its effective tiles.
+* ``hard`` (困难): :mod:`rules.bots.hard` (issue 26), a :class:`Player` that weighs ready hands
+  by the variant's payments and defends where dealing in costs.
 
 Every decision is a pure function of the view, the room options and the passed-in generator.
 """
@@ -27,10 +24,7 @@ from typing import Any
 from rules.bots.evaluate import (
     HandValue,
     counts_of,
-    danger,
     discard_values,
-    fold_from,
-    threats,
     value_of,
 )
 from rules.bots.view import TILE_OF, BotView
@@ -96,7 +90,7 @@ def basic(bv: BotView, rng: random.Random) -> Action:
 # --- the levels --------------------------------------------------------------------------------
 
 
-class _Player:
+class Player:
     """One decision of a level: the view, the generator and the level's switches."""
 
     def __init__(
@@ -106,14 +100,12 @@ class _Player:
         *,
         effective: bool,
         claims: bool,
-        defence: bool,
         wander: float,
     ) -> None:
         self.bv = bv
         self.rng = rng
         self.effective = effective
         self.claims = claims
-        self.defence = defence
         self.wander = wander
         self.counts = counts_of(bv.hand)
 
@@ -129,12 +121,10 @@ class _Player:
         # 成麻's secret choices, read by kind (the actions of that variant's flow).
         voids: list[Any] = [a for a in legal if a.kind == "choose_void"]
         if voids:
-            best: Action = min(voids, key=lambda a: _suit_cost(self.counts, "mps".index(a.suit)))
-            return best
+            return self._choose_void(voids)
         threes: list[Any] = [a for a in legal if a.kind == "exchange_three"]
         if threes:
-            chosen: Action = min(threes, key=lambda a: _exchange_cost(self.counts, a.tiles))
-            return chosen
+            return self._choose_three(threes)
         discards = [a for a in legal if isinstance(a, Discard)]
         if phase_kind == "claims" or phase_kind == "rob_kong":
             return self._answer_claim(legal)
@@ -148,6 +138,18 @@ class _Player:
             if isinstance(action, Pass):
                 return action
         return legal[0]
+
+    # -- 成麻's secret choices --
+    def _choose_void(self, voids: list[Any]) -> Action:
+        """定缺: the suit that costs least to give up (:func:`_suit_cost`)."""
+        best: Action = min(voids, key=lambda a: _suit_cost(self.counts, "mps".index(a.suit)))
+        return best
+
+    def _choose_three(self, threes: list[Any]) -> Action:
+        """换三张: three tiles of the shortest suit, the least connected
+        (:func:`_exchange_cost`)."""
+        chosen: Action = min(threes, key=lambda a: _exchange_cost(self.counts, a.tiles))
+        return chosen
 
     # -- a turn with 3n+2 tiles --
     def _turn(self, legal: Sequence[Action], discards: list[Discard]) -> Action:
@@ -167,34 +169,12 @@ class _Player:
         return plain[0] if plain else declare[0] if declare else discards[0]
 
     def _pick_discard(self, values: dict[Tile, HandValue]) -> Tile:
-        bv = self.bv
         ordered = sorted(values, key=lambda t: (*values[t].key(), _usefulness(t, self.counts), -t))
         best = values[ordered[0]]
-        if self.defence:
-            against = threats(bv)
-            if against:
-                return self._defend(ordered, values, against)
         if self.wander and self.rng.random() < self.wander:
             ties = [t for t in ordered if values[t].shanten == best.shanten]
             return ties[self.rng.randrange(len(ties))]
         return ordered[0]
-
-    def _defend(
-        self, ordered: list[Tile], values: dict[Tile, HandValue], against: list[int]
-    ) -> Tile:
-        """Fold onto the safest tile when far from ready (:func:`fold_from`); otherwise push,
-        taking the safest of the discards that keep the best shanten and nearly all of its
-        effective tiles."""
-        bv = self.bv
-        best = values[ordered[0]]
-        risk = {t: danger(bv, t, against) for t in ordered}
-        if best.shanten >= fold_from(bv):
-            return min(ordered, key=lambda t: (risk[t], values[t].key()))
-        floor = best.effective * 0.8
-        keep = [
-            t for t in ordered if values[t].shanten == best.shanten and values[t].effective >= floor
-        ]
-        return min(keep, key=lambda t: (risk[t], values[t].key()))
 
     def _kong_choice(self, legal: Sequence[Action], best: HandValue) -> Action | None:
         """A kong on one's own turn when the hand is no worse for it (kongs pay, or draw a
@@ -251,17 +231,31 @@ class _Player:
             after = self._claim_value(action, tile)
             if after is None:
                 continue
-            gain = after.key() < best_key
-            if not gain and must_open and after.shanten <= now.shanten:
-                gain = True  # a hand that must open to win opens at no cost
-            if isinstance(action, ChowTing) and after.shanten == 0:
-                gain = True
-            if isinstance(action, ExposedKong) and after.shanten <= now.shanten:
-                gain = True
+            gain = self._worth_claiming(action, now, after, best_key=best_key, must_open=must_open)
             if gain and (best_action is pass_action or after.key() < best_key):
                 best_action = action
                 best_key = min(best_key, after.key())
         return best_action
+
+    def _worth_claiming(
+        self,
+        action: Action,
+        now: HandValue,
+        after: HandValue,
+        *,
+        best_key: tuple[int, int],
+        must_open: bool,
+    ) -> bool:
+        """Whether a claim is worth making: the hand is better after it (than now and than the
+        best claim so far, ``best_key``), or it opens a hand that must open at no cost, or it
+        is a 吃听 that makes the hand ready, or a kong that costs nothing."""
+        if after.key() < best_key:
+            return True
+        if must_open and after.shanten <= now.shanten:
+            return True  # a hand that must open to win opens at no cost
+        if isinstance(action, ChowTing) and after.shanten == 0:
+            return True
+        return isinstance(action, ExposedKong) and after.shanten <= now.shanten
 
     def _easy_claim(self, legal: Sequence[Action], pass_action: Action) -> Action:
         """简单: a pong only when it brings the hand a step closer; a harbin 吃听 always."""
@@ -312,15 +306,12 @@ def _phase_tile(bv: BotView) -> Tile | None:
 
 
 def easy(bv: BotView, rng: random.Random) -> Action:
-    return _Player(bv, rng, effective=False, claims=False, defence=False, wander=0.3).choose()
+    return Player(bv, rng, effective=False, claims=False, wander=0.3).choose()
 
 
 def normal(bv: BotView, rng: random.Random) -> Action:
-    return _Player(bv, rng, effective=True, claims=True, defence=False, wander=0.0).choose()
+    return Player(bv, rng, effective=True, claims=True, wander=0.0).choose()
 
 
-def hard(bv: BotView, rng: random.Random) -> Action:
-    return _Player(bv, rng, effective=True, claims=True, defence=True, wander=0.0).choose()
-
-
-POLICIES: dict[str, Policy] = {"basic": basic, "easy": easy, "normal": normal, "hard": hard}
+POLICIES: dict[str, Policy] = {"basic": basic, "easy": easy, "normal": normal}
+"""The levels decided here; ``hard`` is :func:`rules.bots.hard.hard` (issue 26)."""
