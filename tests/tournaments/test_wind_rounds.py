@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from rules.registry import VARIANTS
@@ -82,6 +82,8 @@ def test_a_wind_round_is_refused_where_the_winner_deals_next(club, admin_user, v
         )
     assert "round_length" in refused.value.message_dict
     assert "按圈" in refused.value.message_dict["round_length"][0]
+    with translation.override("en"):
+        assert "cannot play wind rounds" in refused.value.message_dict["round_length"][0]
     made = services.tournament_create(
         user=admin_user, club=club, name="y", variant=variant, round_length="hands"
     )
