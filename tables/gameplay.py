@@ -103,6 +103,15 @@ def has_wind_rounds(variant: str) -> bool:
     return found is not None and found.flow.wind_rounds
 
 
+def deal_passes_in_seat_order(variant: str) -> bool:
+    """Whether the deal of ``variant`` goes round the table in seat order (it stays or passes
+    to the next seat), so a match can be one wind round (一圈, issue 25)."""
+    from rules.registry import VARIANTS
+
+    found = VARIANTS.get(variant)
+    return found is not None and found.flow.deal_passes_in_seat_order
+
+
 def round_setup(variant: str, first_dealer: int, rounds: Sequence[tuple[int, int]]) -> RoundSetup:
     """The next round of a match whose first dealer is ``first_dealer`` after ``rounds`` (each
     ``(dealer, next_dealer)``, in order), as the variant's :meth:`next_round` rules it: for

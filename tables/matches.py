@@ -16,7 +16,12 @@ from django.utils import timezone
 from tables import presence
 from tables.bot_names import seat_level
 from tables.game import store
-from tables.game.commands import NEXT_ROUND_AFTER_S, match_end_at_limit, round_start
+from tables.game.commands import (
+    NEXT_ROUND_AFTER_S,
+    match_end_at_limit,
+    match_hands_done,
+    round_start,
+)
 from tables.models import Match, Room, Round, Seat
 from tables.notify import notify_room, transact
 
@@ -63,10 +68,14 @@ def start_if_ready(room: Room) -> Round | None:
     return _deal_next(room, match)
 
 
-def match_start_seated(*, room: Room, hands_limit: int, wall_seed: str = "") -> Round | None:
+def match_start_seated(
+    *, room: Room, hands_limit: int, wind_round: bool = False, wall_seed: str = ""
+) -> Round | None:
     """Start a match of ``hands_limit`` hands at the locked ``room`` whose four seats were
-    filled by a tournament (issue 25): seat 0 (East) deals first; with ``wall_seed`` every hand
-    is dealt from it (duplicate walls). None if a match is already in play there (idempotent)."""
+    filled by a tournament (issue 25): seat 0 (East) deals first; with ``wind_round`` it also
+    ends with its wind round (一圈, ``hands_limit`` then being its safety bound); with
+    ``wall_seed`` every hand is dealt from it (duplicate walls). None if a match is already in
+    play there (idempotent)."""
     if Match.objects.filter(room=room, status=Match.Status.PLAYING).exists():
         return None
     seats = store.seats_by_index(room)
@@ -77,6 +86,7 @@ def match_start_seated(*, room: Room, hands_limit: int, wall_seed: str = "") -> 
         players=[seats[i].user_id for i in range(4)],
         bot_levels=[seat_level(seats[i], room.bot_level) for i in range(4)],
         hands_limit=hands_limit,
+        wind_round=wind_round,
         wall_seed=wall_seed,
     )
     return _deal_next(room, match)
@@ -177,9 +187,10 @@ def match_next_round(
         pause = timedelta(seconds=NEXT_ROUND_AFTER_S - 1)
         if last.ended_at is not None and last.ended_at + pause > moment:
             return None
-        if match.hands_limit is not None and last.number >= match.hands_limit:
-            # A tournament table that has played its hands: normally ended with its last hand;
-            # here when the round clock lowered the limit as that hand was ending.
+        if match_hands_done(match, last):
+            # A tournament table that has played its hands (or its wind round): normally ended
+            # with its last hand; here when the round clock lowered the limit as that hand was
+            # ending.
             match_end_at_limit(match, room)
             return None
         humans = Seat.objects.filter(room=room, is_bot=False).values_list("user_id", flat=True)

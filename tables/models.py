@@ -231,6 +231,13 @@ class Match(models.Model):
         blank=True,
         help_text=_("打完这么多盘对局就结束（比赛桌）；空表示不限。"),
     )
+    wind_round = models.BooleanField(
+        _("打一圈"),
+        default=False,
+        help_text=_(
+            "比赛桌打一圈：北家坐庄的一盘结束、庄家离开北家时对局结束（盘数上限仍然有效）。"
+        ),
+    )
     wall_seed = models.CharField(
         _("牌墙种子"),
         max_length=64,

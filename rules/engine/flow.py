@@ -75,6 +75,10 @@ class Flow:
     wind_rounds: ClassVar[bool] = False
     """A match is four wind rounds with a 連莊 count (Taiwan): the web layer's match asks
     :meth:`next_round` for each next round's wind and count."""
+    deal_passes_in_seat_order: ClassVar[bool] = True
+    """The deal only stays (连庄) or passes to the next seat (:meth:`next_dealer`), so it goes
+    round the table in seat order and a wind round (一圈) ends when it leaves the last seat; False
+    where the winner deals next (Harbin, 成麻): such a variant has no wind rounds (issue 25)."""
 
     def shape_filters(self, state: RoundState) -> bool:
         """Whether every win is four sets and a pair of ordinary tiles (3n+2 concealed tiles

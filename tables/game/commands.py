@@ -537,9 +537,9 @@ def _after_round(rnd: Round, room: Room) -> None:
     Seat.objects.filter(room=room, is_bot=False).update(ready=False)
     transaction.on_commit(lambda: round_finished.send(sender=Round, round=rnd))
     match = rnd.match
-    if match.hands_limit is not None and rnd.number >= match.hands_limit:
-        # A tournament table has played its hands (issue 25): the match ends now, not after
-        # the settlement pause, and the event's clock sweep sees the table finished.
+    if match_hands_done(match, rnd):
+        # A tournament table has played its hands or its wind round (issue 25): the match ends
+        # now, not after the settlement pause, and the event's clock sweep sees it finished.
         match_end_at_limit(match, room)
         return
     enqueue_after_commit(
@@ -549,6 +549,34 @@ def _after_round(rnd: Round, room: Room) -> None:
 
 HANDS_LIMIT_REASON = "hands_limit"
 """``Match.end_reason`` of a match that played its ``hands_limit`` hands (a tournament table)."""
+WIND_ROUND_LAST_DEALER = 3
+"""Seat 3 (North) deals last in a wind round: a tournament table is seated E, S, W, N and seat 0
+deals first (issue 25)."""
+WIND_ROUND_MAX_HANDS = 16
+"""The safety bound of a wind-round match (``Match.hands_limit``): it ends after this many hands
+even if the wind round is not over, so a long run of 连庄 cannot hold the event's round up
+(issue 25). Four dealers with three 连庄 each on average fit in it."""
+
+
+def wind_round_over(rnd: Round) -> bool:
+    """Whether the ended ``rnd`` ends its wind round (一圈): its dealer was the last seat and the
+    deal leaves it (the next dealer is another seat). Issue 25: "each round = N hands or a wind
+    round"; only variants whose deal passes in seat order play one
+    (:func:`tables.gameplay.deal_passes_in_seat_order`)."""
+    if rnd.dealer != WIND_ROUND_LAST_DEALER:
+        return False
+    following = int(rnd.result["next_dealer"]) if rnd.result else rnd.dealer
+    return following != WIND_ROUND_LAST_DEALER
+
+
+def match_hands_done(match: Match, last: Round) -> bool:
+    """Whether ``match`` (a tournament table) is over after its ended round ``last``: its
+    ``hands_limit`` is reached (the event's hands per round, a wind round's safety bound, or the
+    round clock's lowered limit), or it is a wind-round match and ``last`` ends the wind round.
+    False for an ordinary room's match (no limit, no wind round)."""
+    if match.hands_limit is not None and last.number >= match.hands_limit:
+        return True
+    return match.wind_round and wind_round_over(last)
 
 
 def match_end_at_limit(match: Match, room: Room) -> None:

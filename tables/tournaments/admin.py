@@ -48,7 +48,16 @@ class EntrantInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(Tournament)
 class TournamentAdmin(ClubScopedModelAdmin):
-    list_display = ("name", "club", "variant", "rounds", "status", "current_round", "starts_at")
+    list_display = (
+        "name",
+        "club",
+        "variant",
+        "rounds",
+        "round_length",
+        "status",
+        "current_round",
+        "starts_at",
+    )
     list_filter = ("status", "variant")
     search_fields = ("name",)
     readonly_fields = ("status", "current_round", "paused_at", "finished_at", "created_by")

@@ -29,6 +29,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "turn_timeout_s",
             "claim_timeout_s",
             "rounds",
+            "round_length",
             "hands_per_round",
             "starts_at",
             "registration_open",
@@ -42,6 +43,14 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
         widgets: ClassVar[dict[str, Any]] = {
             "starts_at": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Left out (an older page, a script): the round is N hands, as before wind rounds.
+        self.fields["round_length"].required = False
+
+    def clean_round_length(self) -> str:
+        return str(self.cleaned_data.get("round_length") or Tournament.RoundLength.HANDS)
 
     def clean_placement(self) -> list[int]:
         raw = self.cleaned_data["placement"]

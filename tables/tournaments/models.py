@@ -19,6 +19,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
+from tables.gameplay import deal_passes_in_seat_order
 from tables.models import BotLevel, Match, Room, variant_choices
 from tables.room_options import SPECTATOR_DELAY_MAX_S, room_options_validate
 
@@ -38,6 +39,10 @@ class Tournament(models.Model):
         RUNNING = "running", _("进行中")
         PAUSED = "paused", _("已暂停")
         FINISHED = "finished", _("已结束")
+
+    class RoundLength(models.TextChoices):
+        HANDS = "hands", _("按盘数")
+        WIND = "wind", _("一圈")
 
     class Round1(models.TextChoices):
         RANDOM = "random", _("随机")
@@ -60,6 +65,13 @@ class Tournament(models.Model):
     )
     rounds = models.PositiveSmallIntegerField(
         _("轮数"), default=4, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    round_length = models.CharField(
+        _("每轮长度"),
+        max_length=10,
+        choices=RoundLength.choices,
+        default=RoundLength.HANDS,
+        help_text=_("按盘数，或打一圈（东南西北各坐一次庄，连庄照算）。"),
     )
     hands_per_round = models.PositiveSmallIntegerField(
         _("每轮盘数"),
@@ -128,7 +140,8 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """The admin's save goes through the same checks as the service: the room options by
-        the variant's rules, four descending placement points."""
+        the variant's rules, a wind round only where the deal passes in seat order, four
+        descending placement points."""
         super().clean()
         if self.variant:
             self.options = room_options_validate(
@@ -136,6 +149,18 @@ class Tournament(models.Model):
                 options=self.options,
                 base_stake=self.base_stake,
                 spectator_delay_s=self.spectator_delay_s,
+            )
+        if (
+            self.round_length == self.RoundLength.WIND
+            and self.variant
+            and not deal_passes_in_seat_order(self.variant)
+        ):
+            raise ValidationError(
+                {
+                    "round_length": _(
+                        "这个玩法由和牌的人坐庄，庄家不按座位轮转，不能按圈打；请按盘数。"
+                    )
+                }
             )
         points = self.placement_points
         if (

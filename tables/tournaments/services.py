@@ -29,6 +29,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from accounts import membership
 from accounts.models import Club, User
 from tables.errors import TableError
+from tables.game.commands import WIND_ROUND_MAX_HANDS
 from tables.matches import end_match, lock_room, match_finish_after_hand, match_start_seated
 from tables.models import (
     BotLevel,
@@ -105,6 +106,7 @@ def tournament_create(
     claim_timeout_s: int = 8,
     rounds: int = 4,
     hands_per_round: int = 4,
+    round_length: str = Tournament.RoundLength.HANDS,
     starts_at: datetime | None = None,
     registration_open: bool = True,
     fill_with_bots: bool = True,
@@ -134,6 +136,7 @@ def tournament_create(
         claim_timeout_s=claim_timeout_s,
         rounds=rounds,
         hands_per_round=hands_per_round,
+        round_length=round_length,
         starts_at=starts_at,
         registration_open=registration_open,
         fill_with_bots=fill_with_bots,
@@ -420,8 +423,13 @@ def _table_open(
             ready=True,
         )
     locked = lock_room(room.pk)
+    wind = tournament.round_length == Tournament.RoundLength.WIND
     match_start_seated(
-        room=locked, hands_limit=tournament.hands_per_round, wall_seed=the_round.wall_seed
+        room=locked,
+        # A wind round (一圈) ends when the deal leaves North, or at its safety bound.
+        hands_limit=WIND_ROUND_MAX_HANDS if wind else tournament.hands_per_round,
+        wind_round=wind,
+        wall_seed=the_round.wall_seed,
     )
     table = TournamentTable.objects.create(
         round=the_round,

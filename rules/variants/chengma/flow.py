@@ -158,6 +158,8 @@ class ChengmaFlow(Flow):
     seats_leave: ClassVar[bool] = True
     several_winners: ClassVar[bool] = True
     continues_after_win: ClassVar[bool] = True
+    deal_passes_in_seat_order: ClassVar[bool] = False
+    """The winner deals next (*Dealer*): the deal jumps seats, there is no wind round."""
 
     def shape_filters(self, state: RoundState) -> bool:
         """Seven pairs win too: the engine asks the hand rules (after :meth:`may_win_on`'s

@@ -60,6 +60,8 @@ class HarbinFlow(Flow):
     ting_mode: ClassVar[TingMode] = "optional"
     kong_after_ting: ClassVar[bool] = True
     default_reserve_stacks: ClassVar[int] = 0
+    deal_passes_in_seat_order: ClassVar[bool] = False
+    """The winner deals next (*Dealer*): the deal jumps seats, there is no wind round."""
 
     # --- dealer ---------------------------------------------------------------------------------
 
