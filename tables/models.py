@@ -46,18 +46,13 @@ class BotLevel(models.TextChoices):
     HARD = "hard", _("困难")
 
 
-class Room(models.Model):
-    """房间: where four players (and perhaps bots and spectators) play a variant at a stake."""
+class TableSettings(models.Model):
+    """What a table is played with: the variant, its room options, the stake and the clocks.
 
-    class Status(models.TextChoices):
-        OPEN = "open", _("等待开局")
-        PLAYING = "playing", _("对局中")
-        CLOSED = "closed", _("已关闭")
+    A room has them, and so has a tournament, whose tables are rooms opened with its settings;
+    one definition keeps the two forms, their bounds and their checks the same."""
 
-    club = models.ForeignKey(
-        Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="rooms"
-    )
-    name = models.CharField(_("房间名"), max_length=60)
+    spectator_delay_s: int
     variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     options = models.JSONField(_("房间选项"), default=dict, blank=True)
     base_stake = models.PositiveIntegerField(
@@ -69,6 +64,33 @@ class Room(models.Model):
     claim_timeout_s = models.PositiveSmallIntegerField(
         _("吃碰杠时限（秒）"), default=8, validators=[MinValueValidator(2), MaxValueValidator(600)]
     )
+
+    class Meta:
+        abstract = True
+
+    def clean_table_settings(self) -> None:
+        """The room options checked and normalised by the variant's rules, with the stake and the
+        spectators' delay they depend on (:func:`tables.room_options.room_options_validate`)."""
+        self.options = room_options_validate(
+            variant=self.variant,
+            options=self.options,
+            base_stake=self.base_stake,
+            spectator_delay_s=self.spectator_delay_s,
+        )
+
+
+class Room(TableSettings):
+    """房间: where four players (and perhaps bots and spectators) play a variant at a stake."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("等待开局")
+        PLAYING = "playing", _("对局中")
+        CLOSED = "closed", _("已关闭")
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="rooms"
+    )
+    name = models.CharField(_("房间名"), max_length=60)
     allow_spectators = models.BooleanField(_("允许观战"), default=True)
     allow_bots = models.BooleanField(_("允许机器人"), default=True)
     bot_level = models.CharField(
@@ -120,12 +142,7 @@ class Room(models.Model):
 
     def clean(self) -> None:
         super().clean()
-        self.options = room_options_validate(
-            variant=self.variant,
-            options=self.options,
-            base_stake=self.base_stake,
-            spectator_delay_s=self.spectator_delay_s,
-        )
+        self.clean_table_settings()
 
 
 # --- Live tables (issue 5): seats, matches (局), rounds and their append-only event log -----------

@@ -28,6 +28,31 @@ def _me(request: Request) -> User:
     return user
 
 
+TOURNAMENT_SETTINGS = (
+    "club",
+    "name",
+    "variant",
+    "options",
+    "base_stake",
+    "turn_timeout_s",
+    "claim_timeout_s",
+    "rounds",
+    "round_length",
+    "hands_per_round",
+    "starts_at",
+    "registration_open",
+    "fill_with_bots",
+    "bot_level",
+    "placement_points",
+    "round_clock_min",
+    "spectator_delay_s",
+    "duplicate_walls",
+    "round1",
+)
+"""What an admin sets when creating a tournament: written by the create serializer, read back by
+the tournament serializer with the tournament's state."""
+
+
 class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     club_name = serializers.CharField(source="club.name", read_only=True)
     options = RoomOptionsField(read_only=True)
@@ -38,26 +63,8 @@ class TournamentSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
         model = Tournament
         fields = (
             "id",
-            "club",
             "club_name",
-            "name",
-            "variant",
-            "options",
-            "base_stake",
-            "turn_timeout_s",
-            "claim_timeout_s",
-            "rounds",
-            "round_length",
-            "hands_per_round",
-            "starts_at",
-            "registration_open",
-            "fill_with_bots",
-            "bot_level",
-            "placement_points",
-            "round_clock_min",
-            "spectator_delay_s",
-            "duplicate_walls",
-            "round1",
+            *TOURNAMENT_SETTINGS,
             "status",
             "current_round",
             "entrants",
@@ -87,27 +94,7 @@ class TournamentCreateSerializer(serializers.ModelSerializer):  # type: ignore[t
 
     class Meta:
         model = Tournament
-        fields = (
-            "club",
-            "name",
-            "variant",
-            "options",
-            "base_stake",
-            "turn_timeout_s",
-            "claim_timeout_s",
-            "rounds",
-            "round_length",
-            "hands_per_round",
-            "starts_at",
-            "registration_open",
-            "fill_with_bots",
-            "bot_level",
-            "placement_points",
-            "round_clock_min",
-            "spectator_delay_s",
-            "duplicate_walls",
-            "round1",
-        )
+        fields = TOURNAMENT_SETTINGS
 
 
 class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]

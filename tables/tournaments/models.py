@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Club
 from tables.gameplay import deal_passes_in_seat_order
-from tables.models import BotLevel, Match, Room, variant_choices
-from tables.room_options import SPECTATOR_DELAY_MAX_S, room_options_validate
+from tables.models import BotLevel, Match, Room, TableSettings
+from tables.room_options import SPECTATOR_DELAY_MAX_S
 
 DEFAULT_PLACEMENT_POINTS = [3, 1, -1, -3]
 """Issue 25: placement points +3/+1/−1/−3 by default, configurable."""
@@ -31,7 +31,7 @@ def default_placement_points() -> list[int]:
     return list(DEFAULT_PLACEMENT_POINTS)
 
 
-class Tournament(models.Model):
+class Tournament(TableSettings):
     """比赛: rounds of four-player tables in a club, seated by the club Swiss system."""
 
     class Status(models.TextChoices):
@@ -52,17 +52,6 @@ class Tournament(models.Model):
         Club, verbose_name=_("亲友圈"), on_delete=models.CASCADE, related_name="tournaments"
     )
     name = models.CharField(_("比赛名称"), max_length=60)
-    variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
-    options = models.JSONField(_("房间选项"), default=dict, blank=True)
-    base_stake = models.PositiveIntegerField(
-        _("底分"), default=1, validators=[MinValueValidator(1), MaxValueValidator(1000)]
-    )
-    turn_timeout_s = models.PositiveSmallIntegerField(
-        _("出牌时限（秒）"), default=15, validators=[MinValueValidator(3), MaxValueValidator(600)]
-    )
-    claim_timeout_s = models.PositiveSmallIntegerField(
-        _("吃碰杠时限（秒）"), default=8, validators=[MinValueValidator(2), MaxValueValidator(600)]
-    )
     rounds = models.PositiveSmallIntegerField(
         _("轮数"), default=4, validators=[MinValueValidator(1), MaxValueValidator(20)]
     )
@@ -144,12 +133,7 @@ class Tournament(models.Model):
         descending placement points."""
         super().clean()
         if self.variant:
-            self.options = room_options_validate(
-                variant=self.variant,
-                options=self.options,
-                base_stake=self.base_stake,
-                spectator_delay_s=self.spectator_delay_s,
-            )
+            self.clean_table_settings()
         if (
             self.round_length == self.RoundLength.WIND
             and self.variant
