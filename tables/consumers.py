@@ -21,7 +21,7 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -55,6 +55,7 @@ from tables.protocol import (  # the close codes' one table: tables.protocol.CLO
     CLOSE_TOO_MANY,
     CLOSE_UNAUTHENTICATED,
 )
+from tables.socket_stream import SocketStream
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -119,11 +120,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     room_id: int
     user: Any
     seat: int | None
-    round_id: int | None
-    cursor: int
-    last_visible: int
     greeted: bool
-    round_status: str
     table_sent: dict[str, Any] | None
     delay_s: int
     shown_delayed: bool
@@ -131,9 +128,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
-        self.seat, self.round_id, self.cursor, self.table_sent = None, None, 0, None
-        self.last_visible = 0
-        self.round_status = ""
+        self.seat, self.table_sent = None, None
+        self.stream = SocketStream()
         self.greeted = False
         self.delay_s, self.shown_delayed = 0, False
         self.limiter = protocol.RateLimiter()
@@ -473,31 +469,39 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if point is None:
             return []
         rnd = point.round
-        if fresh or not self.shown_delayed or rnd.pk != self.round_id or point.seq < self.cursor:
+        if (
+            fresh
+            or not self.shown_delayed
+            or rnd.pk != self.stream.round_id
+            or point.seq < self.stream.cursor
+        ):
             messages: list[dict[str, Any]] = []
-            shown_id = self.round_id
+            shown_id = self.stream.round_id
             if not fresh and self.shown_delayed and shown_id is not None and rnd.pk > shown_id:
                 # A newer round: first the end of the one shown.
                 messages += self._delayed_advance(delayed.end_point(shown_id))
             state = delayed.point_state(point)
-            self._begin(rnd.pk, last_seq=point.seq, status=point.status)
+            self.stream.begin(rnd.pk, last_seq=point.seq, status=point.status)
             self.shown_delayed = True
             return [*messages, delayed.delayed_snapshot(point, state, delay_s=self.delay_s)]
         return self._delayed_advance(point)
 
     def _delayed_advance(self, point: delayed.Point | None) -> list[dict[str, Any]]:
         """The delayed stream of the round it shows, from its cursor to ``point``."""
-        if point is None or point.round.pk != self.round_id or point.seq < self.cursor:
+        if (
+            point is None
+            or point.round.pk != self.stream.round_id
+            or point.seq < self.stream.cursor
+        ):
             return []
-        if point.seq == self.cursor and point.status == self.round_status:
+        if point.seq == self.stream.cursor and point.status == self.stream.round_status:
             return []
-        return self._advance(
+        return self.stream.advance(
             point.round.pk,
-            delayed.delayed_events(point, after_seq=self.cursor),
-            prev_seq=self.last_visible,
+            delayed.delayed_events(point, after_seq=self.stream.cursor),
             last_seq=point.seq,
             status=point.status,
-            decision=delayed.delayed_decision(point, delayed.point_state(point)),
+            decisions=[delayed.delayed_decision(point, delayed.point_state(point))],
         )
 
     def is_behind(self, position: stream_watch.Position) -> bool:
@@ -506,10 +510,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         ``hello``."""
         if not self.greeted or self.closed or self.is_delayed or self.shown_delayed:
             return False  # a delayed stream is behind on purpose: it moves with its own clock
-        round_id, last_seq = position
-        if self.round_id is None or self.round_id < round_id:
-            return True
-        return self.round_id == round_id and self.cursor < last_seq
+        return self.stream.is_behind(*position)
 
     def _from_notification(self, message: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What to send from the notification alone, or None when only the database can say
@@ -533,83 +534,21 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if update is not None:
             part = self._from_round_update(update)
             return None if part is None else out + part
-        if table is not None and table["round"] != self._stream_position():
+        if table is not None and table["round"] != self.stream.position():
             return None  # the round moved without a notification we could use
         return out
-
-    def _stream_position(self) -> list[Any] | None:
-        if self.round_id is None:
-            return None
-        return [self.round_id, self.cursor, self.round_status]
 
     def _seat_is_still_mine(self, update: dict[str, Any]) -> bool:
         return self.seat is None or update["seat_users"][self.seat] == self.user.pk
 
     def _from_round_update(self, update: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """This viewer's part of a round's update (a new round's snapshot, or a move's events
-        and decision), or None when it does not continue this socket's stream."""
-        if "snapshots" in update:
-            if self.round_id is not None and update["round_id"] <= self.round_id:
-                return []  # an older or already shown round (a resync got there first)
-            if not self._seat_is_still_mine(update):
-                return None
-            self._begin(update["round_id"], last_seq=update["last_seq"], status=update["status"])
-            return [update["snapshots"][gameplay.viewer_key(self.seat)]]
-        if update["round_id"] != self.round_id or not self._seat_is_still_mine(update):
+        if not self._seat_is_still_mine(update):
+            if "snapshots" in update and (
+                self.stream.round_id is not None and update["round_id"] <= self.stream.round_id
+            ):
+                return []
             return None
-        frames = update["views"][gameplay.viewer_key(self.seat)]["frames"]
-        if update["last_seq"] == update["prev_seq"]:
-            # No event: a seat's own new decision after a pass (nobody else is shown anything).
-            if update["last_seq"] != self.cursor:
-                return None if update["last_seq"] > self.cursor else []
-            return [frame["decision"] for frame in frames]
-        if update["last_seq"] <= self.cursor:
-            return []  # already sent (a resync or a reordered notification got there first)
-        if update["prev_seq"] != self.cursor:
-            return None
-        messages: list[dict[str, Any]] = []
-        for frame in frames:
-            for seq, payload in frame["events"]:
-                messages.append(
-                    protocol.event(
-                        round_id=update["round_id"],
-                        seq=seq,
-                        prev_seq=self.last_visible,
-                        payload=payload,
-                    )
-                )
-                self.last_visible = seq
-            messages.append(frame["decision"])
-        self.cursor, self.round_status = update["last_seq"], update["status"]
-        return messages
-
-    def _begin(self, round_id: int, *, last_seq: int, status: str) -> None:
-        """This socket now shows round ``round_id`` from a snapshot taken at ``last_seq``."""
-        self.round_id, self.cursor, self.last_visible = round_id, last_seq, last_seq
-        self.round_status = status
-
-    def _advance(
-        self,
-        round_id: int,
-        events: Iterable[Sequence[Any]],
-        *,
-        prev_seq: int,
-        last_seq: int,
-        status: str,
-        decision: dict[str, Any],
-    ) -> list[dict[str, Any]]:
-        """Continue this socket's stream of a round: the ``(seq, event)`` pairs this viewer may
-        see, each chained to the previous one it was sent (``prev_seq``), then its decision;
-        the cursor moves to ``last_seq``."""
-        messages = []
-        for seq, payload in events:
-            messages.append(
-                protocol.event(round_id=round_id, seq=seq, prev_seq=prev_seq, payload=payload)
-            )
-            prev_seq = seq
-        self.cursor, self.last_visible, self.round_status = last_seq, prev_seq, status
-        messages.append(decision)
-        return messages
+        return self.stream.from_round_update(update, gameplay.viewer_key(self.seat))
 
     async def _send_all(self, messages: list[dict[str, Any]]) -> None:
         """Send in order; nothing once the socket is closing (a notification or a database
@@ -654,7 +593,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
         state = store.load_state(rnd)
-        self._begin(rnd.pk, last_seq=rnd.last_seq, status=rnd.status)
+        self.stream.begin(rnd.pk, last_seq=rnd.last_seq, status=rnd.status)
         self.shown_delayed = False
         return [selectors.snapshot_message(rnd, state, self.seat)]
 
@@ -678,22 +617,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         missing = rnd.last_seq - (last_seq or 0)
         if round_id != rnd.pk or last_seq is None or missing < 0 or missing > CATCH_UP_LIMIT:
             return messages + self._snapshot(rnd)
-        self.round_id, self.cursor = rnd.pk, last_seq
-        return messages + self._events_since(rnd, prev_seq=last_seq)
+        self.stream.begin(rnd.pk, last_seq=last_seq, status=self.stream.round_status)
+        return messages + self._events_since(rnd)
 
-    def _events_since(self, rnd: Round, *, prev_seq: int) -> list[dict[str, Any]]:
+    def _events_since(self, rnd: Round) -> list[dict[str, Any]]:
         """The new events this viewer may see, then its current decision."""
         events = selectors.visible_events(
-            rnd, self.seat, after_seq=self.cursor, upto_seq=rnd.last_seq
+            rnd, self.seat, after_seq=self.stream.cursor, upto_seq=rnd.last_seq
         )
         decision = selectors.decision_message(rnd, store.load_state(rnd), self.seat)
-        return self._advance(
-            rnd.pk,
-            events,
-            prev_seq=prev_seq,
-            last_seq=rnd.last_seq,
-            status=rnd.status,
-            decision=decision,
+        return self.stream.advance(
+            rnd.pk, events, last_seq=rnd.last_seq, status=rnd.status, decisions=[decision]
         )
 
     def _changes(self) -> list[dict[str, Any]]:
@@ -709,13 +643,13 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if (
             seat_changed
             or self.shown_delayed
-            or rnd.pk != self.round_id
-            or rnd.last_seq < self.cursor
+            or rnd.pk != self.stream.round_id
+            or rnd.last_seq < self.stream.cursor
         ):
             return messages + self._snapshot(rnd)
-        if rnd.last_seq == self.cursor and rnd.status == self.round_status:
+        if rnd.last_seq == self.stream.cursor and rnd.status == self.stream.round_status:
             return messages
-        return messages + self._events_since(rnd, prev_seq=self.last_visible)
+        return messages + self._events_since(rnd)
 
     def _act(self, fields: dict[str, Any]) -> dict[str, Any]:
         """A move, on the round this socket shows (the service re-checks, under the round's
@@ -725,7 +659,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             self._refresh_seat()  # a spectator may have sat down since
         if self.seat is None:
             return protocol.error("not_seated", "spectators cannot act", client_action_id=cid)
-        round_id, status = self.round_id, self.round_status
+        round_id, status = self.stream.round_id, self.stream.round_status
         if round_id is None:  # no ``hello`` yet: the socket has not been shown a round
             rnd = selectors.current_round(self.room_id)
             round_id, status = (None, "") if rnd is None else (rnd.pk, rnd.status)
