@@ -475,19 +475,34 @@ export function choiceText(name) {
   return name === "huansanzhang" ? _("换三张：在手牌里点选同一门的三张，再按「换出」") : _("定缺：选一门不要的花色（四家都选好后亮出）");
 }
 
+/**
+ * How to discard, as the player's own setting has it: with one tap a tap plays the tile; with
+ * two (the default) a tap raises it and a second tap plays it. `what` is "turn" (the plain
+ * prompt), "more" (the prompt before other choices) or "ting" (choosing the tile to declare with).
+ */
+export function discardHint(oneTap, what = "turn") {
+  if (oneTap) {
+    if (what === "ting") return _("报听：点一张牌打出");
+    return what === "more" ? _("轮到你：点一张牌打出，或者：") : _("轮到你：点一张牌打出");
+  }
+  if (what === "ting") return _("报听：点一张牌抬起，再点一次打出");
+  return what === "more" ? _("轮到你：点一张牌抬起，再点一次打出，或者：") : _("轮到你：点一张牌抬起，再点一次打出");
+}
+
 export function renderPrompt(root, state, hooks) {
   const box = root.querySelector('[data-role="actions"]');
   const v = view(state);
   const prompt = v ? promptModel(state) : null;
   const status = state.round && state.round.status;
-  if (unchanged(box, prompt, status, state.notice, state.pending, state.tingMode, v && v.seat_winds)) return;
+  const oneTap = Boolean(hooks && hooks.oneTap && hooks.oneTap());
+  if (unchanged(box, prompt, status, state.notice, state.pending, state.tingMode, v && v.seat_winds, oneTap)) return;
   if (v && state.round && state.round.status === "aborted") {
     box.replaceChildren(noticeNode(state));
     box.hidden = false;
     return;
   }
   if (!prompt || (prompt.kind === "turn" && !prompt.choices.length && !prompt.ting) || prompt.waiting) {
-    let hint = prompt && prompt.discard ? el("p", "prompt-hint", _("轮到你：点一张牌打出")) : null;
+    let hint = prompt && prompt.discard ? el("p", "prompt-hint", discardHint(oneTap)) : null;
     if (prompt && prompt.waiting) hint = el("p", "prompt-hint", _("已选好，等其他玩家选完"));
     box.replaceChildren(...(hint ? [hint] : []));
     box.hidden = !hint;
@@ -507,10 +522,10 @@ export function renderPrompt(root, state, hooks) {
     // 立牌 only where the hand has standing tiles (the variant's own data, Li-Si's `standing`);
     // where a ready player's win is automatic, the prompt says so before the player declares.
     const how = prompt.standing ? `${_("可以报听：按「听」再点要打的牌")}${_("（立牌直接点）")}` : _("可以报听：按「听」再点要打的牌");
-    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : how));
+    nodes.push(el("p", "prompt-line", state.tingMode ? discardHint(oneTap, "ting") : how));
     if (prompt.autoWin) nodes.push(autoWinNote());
   } else {
-    nodes.push(el("p", "prompt-line", _("轮到你：点一张牌打出，或者：")));
+    nodes.push(el("p", "prompt-line", discardHint(oneTap, "more")));
   }
   const buttons = el("div", "prompt-buttons");
   if (prompt.kind === "turn" && prompt.ting) {
