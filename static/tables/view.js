@@ -4,7 +4,7 @@
 // its selectors (state.js); no rule is decided here.
 
 import { botLevels, seatDisplayName } from "../js/bots.js";
-import { _, fmt, label } from "../js/i18n.js";
+import { _, fmt, label, mark } from "../js/i18n.js";
 import { tileEl, tileWords } from "../js/tiles.js";
 import { actionWord, endingWords, suitWord } from "../js/events.js";
 import {
@@ -87,7 +87,7 @@ function plate(state, seat, v) {
     node.append(wind);
   }
   node.append(el("span", "name", seatName(state, seat, fmt(_("座位 %s"), seat + 1))));
-  if (v && v.dealer === seat) node.append(el("span", "badge badge-dealer", _("庄")));
+  if (v && v.dealer === seat) node.append(el("span", "badge badge-dealer", mark("dealer")));
   if (v && v.seats[seat].ting) node.append(el("span", "badge badge-ting", _("听")));
   if (v && v.seats[seat].que) {
     // 成麻 定缺: shown to all once the four have chosen.
@@ -576,8 +576,7 @@ function itemsText(items) {
 
 /** The player who dealt in (点炮): its own context, so that English says "Dealt in". */
 export function dealtInWord() {
-  const pgettext = globalThis.pgettext;
-  return pgettext ? pgettext("dealt in", "点炮") : "点炮";
+  return mark("dealt_in");
 }
 
 function points(amount) {
@@ -679,7 +678,7 @@ function settleStep(state, model) {
 }
 
 function winWords(winBy) {
-  return winBy === "discard" || winBy === "rob_kong" ? _("胡") : _("自摸");
+  return winBy === "discard" || winBy === "rob_kong" ? mark("winner") : mark("self_draw");
 }
 
 /** 血战到底: one win as its own block: who won, on which tile, from whom, the fan items and
@@ -695,7 +694,7 @@ function winBlockNode(state, model, block, nameOf) {
   if (block.winBy === "rob_kong") how = fmt(_("抢 %s 的杠胡"), nameOf(block.discarder));
   else if (block.winBy === "discard") how = fmt(_("胡 %s 打出的"), nameOf(block.discarder));
   else if (block.winBy === "kong_draw") how = _("杠上开花");
-  else how = _("自摸");
+  else how = mark("self_draw");
   head.append(el("span", "block-how", how), tileEl(block.tile, { classes: "t-sm win-tile" }));
   if (block.discarder !== null) {
     const badge = el("span", "badge badge-warn", `${nameOf(block.discarder)} ${dealtInWord()}`);
@@ -810,7 +809,7 @@ function seatHead(state, v, model, seat, nameOf) {
     badge.dataset.role = "dealt-in";
     top.append(badge);
   }
-  if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", _("庄")));
+  if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", mark("dealer")));
   top.append(handRow(state, v, seat.seat));
   const net = el("strong", `settle-net ${seat.net > 0 ? "pos" : seat.net < 0 ? "neg" : "zero"}`, signed(seat.net));
   net.dataset.role = "net";
