@@ -122,6 +122,19 @@ WIN_BY: Mapping[str, Label] = {
 }
 """How a win was made (``win_by`` of the judge and of a round's result)."""
 
+MARKS: Mapping[str, Msg] = {
+    "dealer": N_("mark", "庄"),
+    "winner": N_("mark", "胡"),
+    "self_draw": N_("mark", "自摸"),
+    "dealt_in": N_("mark", "点炮"),
+    "treasure": N_("mark", "宝牌"),
+    "treasure_win": N_("mark", "摸宝（宝牌当万能牌）"),
+    "drawn": N_("mark", "荒庄"),
+}
+"""The short marks of a seat, a tile or a round that the pages show (the dealer's 庄, the
+winner's 胡 or 自摸, the discarder's 点炮, the treasure tile, a drawn round's 荒庄): one source for
+the table, the replay, the calculator and the ledgers."""
+
 COMMON_REASONS: Mapping[str, Label] = {
     "not_complete": Label(
         N_("reason", "不成胡牌型"),

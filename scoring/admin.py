@@ -150,7 +150,7 @@ class RoundSettlementAdmin(ReadOnlyLedgerAdmin):
     def outcome(self, obj: RoundSettlement) -> str:
         names = self._names(obj)
         if obj.winner is None:
-            return gettext("荒庄")
+            return win_by_label(None)  # the rules' 荒庄 mark
         won = [entry for entry in obj.entries.all() if entry.won]
         if len(won) > 1:  # 成麻 (血战到底): every winner, not only the first
             return "，".join(

@@ -12,10 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from django.utils.translation import gettext_lazy as _
-
 from rules.registry import VARIANTS
-from tables.labels import KONG_NAMES, SETTLEMENT_TERMS, fan_name, lazy, unit_name, win_by_name
+from tables.labels import (
+    KONG_NAMES,
+    MARKS,
+    SETTLEMENT_TERMS,
+    fan_name,
+    lazy,
+    unit_name,
+    win_by_name,
+)
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise  # dev-only package: annotations only
@@ -55,8 +61,9 @@ def kong_label(kind: str) -> str:
 
 
 def win_by_label(win_by: str | None) -> str:
+    """How a round was won, or the rules' 荒庄 mark for a round nobody won."""
     if not win_by:
-        return str(_("荒庄"))
+        return str(MARKS["drawn"])
     return win_by_name(win_by)
 
 

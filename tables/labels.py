@@ -17,6 +17,7 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 from rules.case_facts import ExtraFact
 from rules.i18n import Label, Msg
 from rules.labels import KONG_NAMES as KONG_WORDS
+from rules.labels import MARKS as MARK_WORDS
 from rules.labels import MELD_NAMES, TILE_NAMES, UNIT_NAMES, WIN_BY
 from rules.labels import SETTLEMENT_TERMS as SETTLEMENT_WORDS
 from rules.labels import WIND_NAMES as WIND_WORDS
@@ -143,6 +144,9 @@ SETTLEMENT_TERMS: dict[str, StrOrPromise] = {
 }
 """Words of a settlement line beyond the fan items (:mod:`rules.settlement`)."""
 
+MARKS: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in MARK_WORDS.items()}
+"""A seat's, tile's or round's mark (庄, 胡, 自摸, 点炮, 宝牌, 荒庄; ``rules.labels.MARKS``)."""
+
 UNITS: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in UNIT_NAMES.items()}
 """What a variant's win items count in (``HandRules.item_unit``); payments are 分."""
 
@@ -158,8 +162,8 @@ def page_labels(variant_key: str | None = None) -> dict[str, Any]:
     """The rule words a page's scripts show (``{% rule_data %}``, the ``rules-labels`` block):
     the table's labels of the variant (:func:`table_labels`: tiles, ways of winning, fan items,
     reasons, options), or without ``variant_key`` every variant's fan items and reasons (the
-    first one naming a key wins), plus the winds, kongs, settlement terms, units and variant
-    names, in the active language."""
+    first one naming a key wins), plus the winds, kongs, settlement terms, units, marks and
+    variant names, in the active language."""
     if variant_key is not None and variant_key in VARIANTS:
         labels = table_labels(variant_key)
     else:
@@ -189,6 +193,7 @@ def page_labels(variant_key: str | None = None) -> dict[str, Any]:
             "kongs": {key: str(name) for key, name in KONG_NAMES.items()},
             "terms": {key: str(name) for key, name in SETTLEMENT_TERMS.items()},
             "units": {key: str(name) for key, name in UNITS.items()},
+            "marks": {key: str(name) for key, name in MARKS.items()},
         }
     )
     return labels

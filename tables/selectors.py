@@ -267,11 +267,15 @@ def snapshot_message(
     *,
     recent: list[tuple[int, dict[str, Any]]] | None = None,
     players: list[dict[str, Any]] | None = None,
+    with_previous: bool = True,
 ) -> dict[str, Any]:
     """``snapshot``: the whole table for this viewer (the engine's redacted ``seat_view`` is in
     ``decision.view``), the round's last events for its log (``events``: ``[seq, event]``,
     this viewer's redaction) and who played each seat (``players``). ``recent`` and
-    ``players``: read once by a caller that builds every viewer's snapshot."""
+    ``players``: read once by a caller that builds every viewer's snapshot. ``previous``: the
+    match's last ended round as this viewer saw it at its end (its settlement stays reachable,
+    "上一盘结算", after a reload during the next round); left out (``with_previous`` False) of
+    a new round's notification, whose pages still hold the round before."""
     ended = rnd.status == Round.Status.ENDED
     rows = recent_event_rows(rnd) if recent is None else recent
     return {
@@ -295,6 +299,31 @@ def snapshot_message(
         "decision": decision_message(rnd, state, seat),
         "events": events_for(rows, seat),
         "players": round_players(rnd) if players is None else players,
+        "previous": previous_round_message(rnd, seat) if with_previous else None,
+    }
+
+
+def previous_round_message(rnd: Round, seat: int | None) -> dict[str, Any] | None:
+    """The round before ``rnd`` in its match, ended, as ``seat`` saw it at its end (the snapshot
+    fields that show a settlement: its decision with the view, who played each seat; not the
+    seed, which the round's own pages publish); None for a match's first round or a previous
+    round that did not end (voided)."""
+    if rnd.number <= 1:
+        return None
+    before = Round.objects.filter(
+        match_id=rnd.match_id, number=rnd.number - 1, status=Round.Status.ENDED
+    ).first()
+    if before is None:
+        return None
+    from tables.game import store
+
+    return {
+        "round_id": before.pk,
+        "round_number": before.number,
+        "status": before.status,
+        "commitment": before.commitment,
+        "decision": decision_message(before, store.load_state(before), seat),
+        "players": round_players(before),
     }
 
 
@@ -407,7 +436,7 @@ def round_start_update(
         "seat_users": seat_users,
         "snapshots": {
             gameplay.viewer_key(seat): snapshot_message(
-                rnd, state, seat, recent=recent, players=players
+                rnd, state, seat, recent=recent, players=players, with_previous=False
             )
             for seat in gameplay.VIEWERS
         },

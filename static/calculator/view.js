@@ -6,7 +6,7 @@
 // every rule word (tiles, fan items, reasons, options, the variants' `extra` facts, special kongs,
 // units) from the server's labels (tables/labels.py, json_script "calc-labels"); what each
 // variant has from json_script "calc-variants" (rules/case_facts.py).
-import { _, fmt, pctx } from "../js/i18n.js";
+import { _, fmt, mark } from "../js/i18n.js";
 import { formatTiles, parseTiles, sortTiles, tileEl } from "../js/tiles.js";
 import {
   buildCase,
@@ -62,8 +62,8 @@ function start() {
     win_by: () => _("胡法"),
     discarder: () => _("点炮者"),
     ting: () => _("已报听"),
-    treasure: () => _("宝牌"),
-    treasure_win: () => _("摸宝（宝牌当万能牌）"),
+    treasure: () => mark("treasure"),
+    treasure_win: () => mark("treasure_win"),
     opened: () => _("已开门"),
     seat: () => _("座位 %s"),
     result: () => _("结果"),
@@ -80,9 +80,9 @@ function start() {
     no_waits: () => _("没有听牌"),
     error: () => _("输入有误"),
     bad_notation: () => _("记法有误：%s"),
-    you: () => _("胡"),
-    dealer_mark: () => _("庄"),
-    payer: () => pctx("dealt in", "点炮"),
+    you: () => mark("winner"),
+    dealer_mark: () => mark("dealer"),
+    payer: () => mark("dealt_in"),
   };
   const t = (key, ...args) => fmt(TEXT[key] ? TEXT[key]() : key, ...args);
   const seatName = (index) => t("seat", seatNumber(index));

@@ -51,6 +51,12 @@ export function label(group, key) {
   return found || String(key);
 }
 
+/** A mark of a seat, tile or round from the rules (`rules.labels.MARKS`): 庄, 胡, 自摸, 点炮,
+ * 宝牌, 荒庄 … (`mark("dealer")`); the key itself when the page has no labels. */
+export function mark(key) {
+  return label("marks", key);
+}
+
 /** A rule's text, where the server sent one (fan items, reasons, options): "每次胡牌都有，1 番。" */
 export function ruleText(group, key) {
   const table = ruleLabels()[group];

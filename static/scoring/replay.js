@@ -2,7 +2,7 @@
 // every hand visible) and tells each step in words and tiles, never in codes. Keyboard: ← → Home
 // End, Space (play/pause). Shares the tiles, words and events of the live table (../js/).
 
-import { _, fmt, label, pctx } from "../js/i18n.js";
+import { _, fmt, label, mark } from "../js/i18n.js";
 import { tileEl } from "../js/tiles.js";
 import { describe, endingWords } from "../js/events.js";
 import { createAutoplay } from "./autoplay.js";
@@ -48,14 +48,14 @@ function start() {
     block.classList.toggle("discarder", ended && data.discarder === seat);
     const head = el("div", "replay-seat-head");
     head.append(el("strong", "", nameOf(seat)));
-    if (seat === data.dealer) head.append(el("span", "badge badge-dealer", _("庄")));
+    if (seat === data.dealer) head.append(el("span", "badge badge-dealer", mark("dealer")));
     if (s.ting) head.append(el("span", "badge badge-ting", _("听")));
     const extra = frame.table.variant_extra || {};
     if (extra.voids) head.append(el("span", "badge badge-que", fmt(_("缺%s"), label("suits", extra.voids[seat]))));
     const won = (extra.wins || []).find((w) => w.seat === seat);
     if (won && !ended) head.append(el("span", "badge badge-win", _("已胡")));
-    if (ended && data.winner === seat) head.append(el("span", "badge badge-win", data.win_by === "discard" || data.win_by === "rob_kong" ? _("胡") : _("自摸")));
-    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", pctx("dealt in", "点炮")));
+    if (ended && data.winner === seat) head.append(el("span", "badge badge-win", data.win_by === "discard" || data.win_by === "rob_kong" ? mark("winner") : mark("self_draw")));
+    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", mark("dealt_in")));
     if (ended && data.nets) {
       const net = data.nets[seat];
       head.append(el("strong", `replay-net ${net > 0 ? "pos" : net < 0 ? "neg" : "zero"}`, net > 0 ? `+${net}` : String(net)));
@@ -85,7 +85,7 @@ function start() {
     const t = frame.table;
     const bits = [el("span", "", fmt(_("牌墙剩余 %s 张"), t.wall_left))];
     if (t.treasure) {
-      const treasure = el("span", "replay-treasure", _("宝牌"));
+      const treasure = el("span", "replay-treasure", mark("treasure"));
       treasure.append(tileEl(t.treasure.tile, { classes: "t-xs" }));
       bits.push(treasure);
     }

@@ -5,7 +5,7 @@
 // the seat had not seen); for a claim, the hand each answer leads to. Keyboard: ← → step, ↑ ↓ (or [ ]) the previous / next decision, Home End.
 // Shares the tiles, words and events of the replay and the table (../js/).
 
-import { _, fmt, label, pctx } from "../js/i18n.js";
+import { _, fmt, label, mark } from "../js/i18n.js";
 import { tileEl } from "../js/tiles.js";
 import { actionWord, describe, endingWords } from "../js/events.js";
 
@@ -108,11 +108,11 @@ function start() {
     const head = el("div", "replay-seat-head");
     head.append(el("strong", "", nameOf(seat)));
     if (seat === me) head.append(el("span", "badge", _("本座位")));
-    if (seat === data.dealer) head.append(el("span", "badge badge-dealer", _("庄")));
+    if (seat === data.dealer) head.append(el("span", "badge badge-dealer", mark("dealer")));
     if (s.ting) head.append(el("span", "badge badge-ting", _("听")));
     if (view.voids) head.append(el("span", "badge badge-que", fmt(_("缺%s"), label("suits", view.voids[seat]))));
-    if (ended && data.winner === seat) head.append(el("span", "badge badge-win", _("胡")));
-    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", pctx("dealt in", "点炮")));
+    if (ended && data.winner === seat) head.append(el("span", "badge badge-win", mark("winner")));
+    if (ended && data.discarder === seat) head.append(el("span", "badge badge-warn", mark("dealt_in")));
     block.append(head);
     const hand = el("div", "replay-hand");
     if (s.concealed) {
@@ -271,7 +271,7 @@ function start() {
     const view = frame.table;
     const bits = [el("span", "", fmt(_("牌墙剩余 %s 张"), view.wall_left))];
     if (view.treasure && view.treasure.tile) {
-      const treasure = el("span", "replay-treasure", _("宝牌"));
+      const treasure = el("span", "replay-treasure", mark("treasure"));
       treasure.append(tileEl(view.treasure.tile, { classes: "t-xs" }));
       bits.push(treasure);
     }

@@ -68,6 +68,14 @@ export function reduce(state, message) {
   }
 }
 
+/** The snapshot's `previous` (the match's last ended round) in the form `state.previous` keeps. */
+function previousOf(message, state) {
+  const p = message.previous;
+  if (!p || !p.decision) return null;
+  const round = { id: p.round_id, number: p.round_number, status: p.status, commitment: p.commitment, seed: null };
+  return { round, decision: decisionOf(p.decision), table: state.table, players: p.players || null };
+}
+
 function onSnapshot(state, message) {
   const decision = decisionOf(message.decision);
   const newRound = !state.round || state.round.id !== message.round_id;
@@ -86,7 +94,8 @@ function onSnapshot(state, message) {
     log: message.events ? message.events.map(([seq, event]) => ({ seq, event })).slice(-LOG_LIMIT) : newRound ? [] : state.log,
     players: message.players || (newRound ? null : state.players),
     // The last settlement stays reachable ("上一盘结算") once the next deal has begun.
-    previous: newRound && settlementModel(state) ? { round: state.round, decision: state.decision, table: state.table, players: state.players } : state.previous,
+    // After a reload the server's snapshot brings it (`previous`: the match's last ended round).
+    previous: newRound && settlementModel(state) ? { round: state.round, decision: state.decision, table: state.table, players: state.players } : previousOf(message, state) || state.previous,
     pending: null,
     acked: false,
     tingMode: false,

@@ -186,6 +186,7 @@ const hooks = {
     scheduleRender();
   },
   act: (action) => dispatch({ type: "ui/act", action, now: Date.now() }),
+  oneTap: () => oneTap.on,
   tap: (index, fromKey) => dispatch({ type: "ui/tap", index, oneTap: fromKey || oneTap.on, now: Date.now() }),
   pick: (index) => dispatch({ type: "ui/pick", index }),
   toggleTing: () => dispatch({ type: "ui/ting" }),
@@ -327,6 +328,7 @@ function showOneTap() {
 ui.oneTap.addEventListener("click", () => {
   oneTap.on = !oneTap.on;
   showOneTap();
+  scheduleRender();
 });
 showOneTap();
 

@@ -4,7 +4,7 @@
 // its selectors (state.js); no rule is decided here.
 
 import { botLevels, seatDisplayName } from "../js/bots.js";
-import { _, fmt, label } from "../js/i18n.js";
+import { _, fmt, label, mark } from "../js/i18n.js";
 import { tileEl, tileWords } from "../js/tiles.js";
 import { actionWord, endingWords, suitWord } from "../js/events.js";
 import {
@@ -87,7 +87,7 @@ function plate(state, seat, v) {
     node.append(wind);
   }
   node.append(el("span", "name", seatName(state, seat, fmt(_("座位 %s"), seat + 1))));
-  if (v && v.dealer === seat) node.append(el("span", "badge badge-dealer", _("庄")));
+  if (v && v.dealer === seat) node.append(el("span", "badge badge-dealer", mark("dealer")));
   if (v && v.seats[seat].ting) node.append(el("span", "badge badge-ting", _("听")));
   if (v && v.seats[seat].que) {
     // 成麻 定缺: shown to all once the four have chosen.
@@ -475,19 +475,34 @@ export function choiceText(name) {
   return name === "huansanzhang" ? _("换三张：在手牌里点选同一门的三张，再按「换出」") : _("定缺：选一门不要的花色（四家都选好后亮出）");
 }
 
+/**
+ * How to discard, as the player's own setting has it: with one tap a tap plays the tile; with
+ * two (the default) a tap raises it and a second tap plays it. `what` is "turn" (the plain
+ * prompt), "more" (the prompt before other choices) or "ting" (choosing the tile to declare with).
+ */
+export function discardHint(oneTap, what = "turn") {
+  if (oneTap) {
+    if (what === "ting") return _("报听：点一张牌打出");
+    return what === "more" ? _("轮到你：点一张牌打出，或者：") : _("轮到你：点一张牌打出");
+  }
+  if (what === "ting") return _("报听：点一张牌抬起，再点一次打出");
+  return what === "more" ? _("轮到你：点一张牌抬起，再点一次打出，或者：") : _("轮到你：点一张牌抬起，再点一次打出");
+}
+
 export function renderPrompt(root, state, hooks) {
   const box = root.querySelector('[data-role="actions"]');
   const v = view(state);
   const prompt = v ? promptModel(state) : null;
   const status = state.round && state.round.status;
-  if (unchanged(box, prompt, status, state.notice, state.pending, state.tingMode, v && v.seat_winds)) return;
+  const oneTap = Boolean(hooks && hooks.oneTap && hooks.oneTap());
+  if (unchanged(box, prompt, status, state.notice, state.pending, state.tingMode, v && v.seat_winds, oneTap)) return;
   if (v && state.round && state.round.status === "aborted") {
     box.replaceChildren(noticeNode(state));
     box.hidden = false;
     return;
   }
   if (!prompt || (prompt.kind === "turn" && !prompt.choices.length && !prompt.ting) || prompt.waiting) {
-    let hint = prompt && prompt.discard ? el("p", "prompt-hint", _("轮到你：点一张牌打出")) : null;
+    let hint = prompt && prompt.discard ? el("p", "prompt-hint", discardHint(oneTap)) : null;
     if (prompt && prompt.waiting) hint = el("p", "prompt-hint", _("已选好，等其他玩家选完"));
     box.replaceChildren(...(hint ? [hint] : []));
     box.hidden = !hint;
@@ -507,10 +522,10 @@ export function renderPrompt(root, state, hooks) {
     // 立牌 only where the hand has standing tiles (the variant's own data, Li-Si's `standing`);
     // where a ready player's win is automatic, the prompt says so before the player declares.
     const how = prompt.standing ? `${_("可以报听：按「听」再点要打的牌")}${_("（立牌直接点）")}` : _("可以报听：按「听」再点要打的牌");
-    nodes.push(el("p", "prompt-line", state.tingMode ? _("报听：点一张牌打出") : how));
+    nodes.push(el("p", "prompt-line", state.tingMode ? discardHint(oneTap, "ting") : how));
     if (prompt.autoWin) nodes.push(autoWinNote());
   } else {
-    nodes.push(el("p", "prompt-line", _("轮到你：点一张牌打出，或者：")));
+    nodes.push(el("p", "prompt-line", discardHint(oneTap, "more")));
   }
   const buttons = el("div", "prompt-buttons");
   if (prompt.kind === "turn" && prompt.ting) {
@@ -561,8 +576,7 @@ function itemsText(items) {
 
 /** The player who dealt in (点炮): its own context, so that English says "Dealt in". */
 export function dealtInWord() {
-  const pgettext = globalThis.pgettext;
-  return pgettext ? pgettext("dealt in", "点炮") : "点炮";
+  return mark("dealt_in");
 }
 
 function points(amount) {
@@ -664,7 +678,7 @@ function settleStep(state, model) {
 }
 
 function winWords(winBy) {
-  return winBy === "discard" || winBy === "rob_kong" ? _("胡") : _("自摸");
+  return winBy === "discard" || winBy === "rob_kong" ? mark("winner") : mark("self_draw");
 }
 
 /** 血战到底: one win as its own block: who won, on which tile, from whom, the fan items and
@@ -680,7 +694,7 @@ function winBlockNode(state, model, block, nameOf) {
   if (block.winBy === "rob_kong") how = fmt(_("抢 %s 的杠胡"), nameOf(block.discarder));
   else if (block.winBy === "discard") how = fmt(_("胡 %s 打出的"), nameOf(block.discarder));
   else if (block.winBy === "kong_draw") how = _("杠上开花");
-  else how = _("自摸");
+  else how = mark("self_draw");
   head.append(el("span", "block-how", how), tileEl(block.tile, { classes: "t-sm win-tile" }));
   if (block.discarder !== null) {
     const badge = el("span", "badge badge-warn", `${nameOf(block.discarder)} ${dealtInWord()}`);
@@ -795,7 +809,7 @@ function seatHead(state, v, model, seat, nameOf) {
     badge.dataset.role = "dealt-in";
     top.append(badge);
   }
-  if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", _("庄")));
+  if (v.dealer === seat.seat) top.append(el("span", "badge badge-dealer", mark("dealer")));
   top.append(handRow(state, v, seat.seat));
   const net = el("strong", `settle-net ${seat.net > 0 ? "pos" : seat.net < 0 ? "neg" : "zero"}`, signed(seat.net));
   net.dataset.role = "net";

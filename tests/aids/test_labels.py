@@ -183,3 +183,24 @@ def test_makemessages_finds_the_rules_marks_with_their_context() -> None:
         check=True,
     ).stdout
     assert 'msgctxt "taiwan16"\nmsgid "平胡"' in pot
+
+
+def test_the_marks_and_the_ledgers_drawn_round_come_from_the_rules_marks() -> None:
+    """庄, 胡, 自摸, 点炮, 宝牌 and 荒庄 are the rules' marks (``rules.labels.MARKS``): the pages
+    get them in their language with the other rule words; the ledgers' 荒庄 is the same mark."""
+    from rules.labels import MARKS
+    from scoring.labels import win_by_label
+    from tables.labels import page_labels
+
+    assert set(MARKS) >= {"dealer", "winner", "self_draw", "dealt_in", "treasure", "drawn"}
+    with translation.override("en"):
+        marks = page_labels("changchun")["marks"]
+        assert marks["dealer"] == "Dealer"
+        assert marks["dealt_in"] == "Dealt in"
+        assert page_labels()["marks"] == marks  # the calculator's and the ledgers' pages too
+        assert win_by_label(None) == "Drawn round" == marks["drawn"]
+    with translation.override("zh-hans"):
+        assert page_labels()["marks"] == {key: msg.text for key, msg in MARKS.items()}
+        assert win_by_label(None) == "荒庄"
+    source = (ROOT / "scoring" / "labels.py").read_text(encoding="utf-8")
+    assert not re.search(r"_\(\"", source), "scoring/labels.py translates no literal of its own"

@@ -160,8 +160,20 @@ def chengma_wins() -> dict[str, Any]:
     return decision(state, 3)
 
 
+def labels_en() -> dict[str, Any]:
+    """The rule words the 成麻 table page gets in English (``{% rule_data %}``'s ``rules-labels``,
+    built by the server's own :func:`tables.labels.page_labels`): the marks, units, terms …"""
+    from django.utils import translation
+
+    from tables.labels import page_labels
+
+    with translation.override("en"):
+        return page_labels("chengma")
+
+
 FIXTURES = {
     "chengma_wins": chengma_wins,
+    "labels_en": labels_en,
     "lisi_ting": lisi_ting,
     "changchun_ting": changchun_ting,
     "claim": claim,

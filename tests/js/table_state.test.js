@@ -411,6 +411,22 @@ test("the next deal keeps the last settlement within reach (上一盘结算)", (
   assert.equal(previousState(again).round.id, ended.round_id);
 });
 
+test("after a reload during the next deal the snapshot's previous round brings the last settlement back", () => {
+  const ended = fixture("settlement");
+  const next = fixture("claim");
+  const previous = { round_id: ended.round_id, round_number: 1, status: "ended", commitment: "c", decision: { type: "decision", ...ended }, players: null };
+  const reloaded = { ...snapshotOf({ ...next, round_id: ended.round_id + 1 }), round_number: 2, events: [], previous };
+  const [state] = run([table(0), reloaded]);
+  assert.equal(settlementModel(state), null);
+  const shown = previousState(state);
+  assert.ok(shown, "上一盘结算 is reachable after the reload");
+  assert.equal(shown.round.id, ended.round_id);
+  assert.deepEqual(settlementModel(shown).seats.map((s) => s.net), ended.view.result.nets);
+  // A snapshot without one (the match's first round) leaves nothing to show.
+  const [first] = run([table(0), { ...reloaded, previous: null }]);
+  assert.equal(previousState(first), null);
+});
+
 test("a tap raises a tile and a second tap plays it; one tap plays it when the player chose so", () => {
   const decision = fixture("claim");
   const turn = fixture("changchun_ting"); // a Changchun turn with plain discards

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tables import gameplay, selectors
-from tables.models import RoundEvent
+from tables.models import Round, RoundEvent
 from tests.tables.helpers import act, first_legal, fresh, state_of
 
 pytestmark = pytest.mark.django_db
@@ -71,3 +71,48 @@ def test_a_new_rounds_snapshots_read_the_events_and_names_once(
     assert {key: len(s["events"]) > 0 for key, s in update["snapshots"].items()} == {
         gameplay.viewer_key(seat): True for seat in gameplay.VIEWERS
     }
+
+
+def _play_to_the_end(rnd: Any) -> Any:
+    from tables import bots
+
+    for _ in range(1500):
+        rnd = fresh(rnd)
+        if rnd.status != Round.Status.PLAYING:
+            return rnd
+        state = state_of(rnd)
+        seat = gameplay.deciders(state)[0]
+        assert act(rnd, seat, gameplay.action_json(bots.choose_action(state, seat))).ok
+    raise AssertionError("the round did not end")
+
+
+def test_a_snapshot_during_the_next_round_carries_the_last_settlement(playing: Any) -> None:
+    """A page reloaded during the next deal can still open 上一盘结算: the snapshot carries the
+    match's last ended round as this viewer saw it at its end."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables import matches
+
+    assert selectors.snapshot_message(fresh(playing), state_of(playing), 0)["previous"] is None
+    ended = _play_to_the_end(playing)
+    assert ended.status == Round.Status.ENDED
+    later = timezone.now() + timedelta(minutes=5)
+    second = matches.match_next_round(match_id=ended.match_id, after_number=1, now=later)
+    assert second is not None
+    second = fresh(second)
+    for seat in (0, 2, None):
+        previous = selectors.snapshot_message(second, state_of(second), seat)["previous"]
+        assert previous is not None
+        assert previous["round_id"] == ended.pk
+        assert previous["round_number"] == 1
+        assert previous["status"] == Round.Status.ENDED
+        assert "seed" not in previous
+        view = previous["decision"]["view"]
+        assert view["phase"]["kind"] == "ended"
+        assert view["result"]["nets"] == ended.result["nets"]
+        assert previous["decision"] == selectors.decision_message(ended, state_of(ended), seat)
+    # A new round's notification leaves it out: those pages still hold the round before.
+    update = selectors.round_start_update(second, state_of(second), seat_users=[None] * 4)
+    assert all(s["previous"] is None for s in update["snapshots"].values())

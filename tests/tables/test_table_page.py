@@ -474,6 +474,12 @@ def test_a_chengma_settlement_shows_each_win_as_a_block_in_win_order(
             formula.click()
             assert "×" in formula.inner_text()
             assert formula.get_attribute("title") == formula.inner_text()
+            # A second tap closes it again: every line, the 0-fan win too, reads plainly.
+            formula.click()
+            assert formula.inner_text() == plain
+            lines = settlement.locator('tr[data-kind="win"] .line-formula').all_inner_texts()
+            assert lines
+            assert not [line for line in lines if "×" in line or "→" in line]
             _on_screen(page, '[data-role="settlement"] [data-role="ready"]')
             _screenshot(page, f"table-settlement-chengma-{name}")
         browser.close()
