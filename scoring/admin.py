@@ -21,6 +21,7 @@ from scoring.models import (
     LedgerEntry,
     PaymentLine,
     RatingState,
+    RoundReview,
     RoundSettlement,
     SettlementFailure,
 )
@@ -249,3 +250,31 @@ class RatingStateAdmin(ReadOnlyLedgerAdmin):
     @admin.display(description=_("等级分"))
     def shown(self, obj: RatingState) -> str:
         return f"{ratings.display(obj.conservative):.0f}"
+
+
+@admin.register(RoundReview)
+class RoundReviewAdmin(ReadOnlyLedgerAdmin):
+    """牌谱分析: the stored review of each seat of a round (issue 26), read-only (computed by the
+    review task, a new version is a new row)."""
+
+    club_field = "round__match__room__club"
+    list_display = ("round", "seat", "version", "agreement", "status", "created")
+    list_filter = ("version", club_filter("round__match__room__club"))
+    list_select_related = ("round",)
+    readonly_fields = ("round", "seat", "version", "data", "created")
+    ordering = ("-round", "seat", "-version")
+
+    @admin.display(description=_("一致率"))
+    def agreement(self, obj: RoundReview) -> str:
+        rate = obj.data.get("agreement") if isinstance(obj.data, dict) else None
+        if rate is None:
+            return "—"
+        return f"{float(rate):.0%}"
+
+    @admin.display(description=_("状态"))
+    def status(self, obj: RoundReview) -> str:
+        """How many decisions are marked ("3 处值得再想"), or none."""
+        marked = int(obj.data.get("marked") or 0) if isinstance(obj.data, dict) else 0
+        if not marked:
+            return gettext("无值得再想之处")
+        return gettext("%(n)s 处值得再想") % {"n": marked}

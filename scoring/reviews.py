@@ -14,9 +14,12 @@ the bot's opinion of it) to whoever asked.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count
+from django.utils import timezone
 
 from rules import review as rules_review
 from rules.engine import Action, RoundState, action_from_json
@@ -28,6 +31,36 @@ from tables.gameplay import ReplayStep
 from tables.models import Round
 
 SEATS = (0, 1, 2, 3)
+
+
+REVIEW_SWEEP_WINDOW = 50
+"""At most this many rounds a sweep enqueues (a review costs up to about 0.4 s of a worker's CPU;
+a backlog of old rounds is worked off a window a minute, the newest first)."""
+
+
+def unreviewed_rounds(
+    *, now: datetime | None = None, grace_s: float = 120.0, limit: int = REVIEW_SWEEP_WINDOW
+) -> list[int]:
+    """Settled rounds that ended more than ``grace_s`` ago (their own review task has had its
+    chance) and lack the current version's review of one seat or more; the newest first."""
+    moment = now or timezone.now()
+    complete = (
+        RoundReview.objects.filter(version=rules_review.REVIEW_VERSION)
+        .values("round")
+        .annotate(seats=Count("seat", distinct=True))
+        .filter(seats=len(SEATS))
+        .values("round")
+    )
+    return list(
+        Round.objects.filter(
+            status=Round.Status.ENDED,
+            settlement__isnull=False,
+            ended_at__lt=moment - timedelta(seconds=grace_s),
+        )
+        .exclude(pk__in=complete)
+        .order_by("-ended_at", "-pk")
+        .values_list("pk", flat=True)[:limit]
+    )
 
 
 class RoundNotEnded(ValueError):

@@ -549,7 +549,8 @@ def settlement_failure_record(
 
 
 def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> list[int]:
-    """The clock's settlement sweep: settle every round :func:`unsettled_rounds` finds."""
+    """The clock's settlement sweep: settle every round :func:`unsettled_rounds` finds, then
+    enqueue the reviews missing for settled rounds (``scoring.tasks.enqueue_missing_reviews``)."""
     done = []
     for round_id in unsettled_rounds(now=now, grace_s=grace_s):
         try:
@@ -558,4 +559,10 @@ def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> li
         except Exception:  # one broken round must not block the others; it is logged
             log.exception("could not settle round %s", round_id)
     ratings.ratings_sweep()  # a rating cut off after its settlement (issue 25)
+    from scoring.tasks import enqueue_missing_reviews  # tasks imports this module
+
+    try:
+        enqueue_missing_reviews(now=now)  # reviews whose message was lost (issue 26)
+    except Exception:  # never blocks the settlements
+        log.exception("could not enqueue the missing reviews")
     return done

@@ -4,13 +4,15 @@
 leaves it to be redelivered; together with the idempotent services (``settle_round`` finds an
 existing settlement and returns it, ``round_reviews_compute`` the stored reviews) a redelivery or
 a duplicate changes nothing. The clock's settlement sweep (``services.sweep_unsettled``,
-config/clock.py) settles ended rounds whose message was lost altogether; a review whose message
-was lost is computed when its page or API asks for it (``scoring.reviews.round_review_get``).
+config/clock.py) settles ended rounds whose message was lost altogether, then enqueues the
+reviews missing for settled rounds (:func:`enqueue_missing_reviews`); a review asked for before
+that is computed when its page or API asks for it (``scoring.reviews.round_review_get``).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 
@@ -42,3 +44,21 @@ def review_round(round_id: int) -> int:
         return len(reviews.round_reviews_compute(round_id=round_id))
     except (reviews.RoundNotEnded, Round.DoesNotExist):
         return 0
+
+
+def enqueue_missing_reviews(*, now: datetime | None = None) -> list[int]:
+    """The sweep's second half: enqueue ``review_round`` for the settled rounds whose reviews are
+    missing (:func:`scoring.reviews.unreviewed_rounds`: their message was lost, or they were
+    settled before reviews existed). Idempotent: a round whose reviews are stored is never
+    enqueued again, and the task itself stores each review once. The rounds enqueued."""
+    if not hooks.enqueue_enabled():
+        return []
+    sent = []
+    for round_id in reviews.unreviewed_rounds(now=now):
+        try:
+            review_round.delay(round_id)
+        except Exception:  # the broker is down: the next sweep tries again
+            log.exception("could not enqueue the review of round %s", round_id)
+            break
+        sent.append(round_id)
+    return sent

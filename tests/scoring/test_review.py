@@ -4,16 +4,19 @@ has ended."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from rules.engine import legal_actions
 from rules.review import REVIEW_VERSION
 from scoring import reviews, services, tasks
 from scoring.models import RoundReview
+from tables.models import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +180,70 @@ def test_the_review_asks_the_bot_exactly_as_the_table_does(ended: Any) -> None:
                 assert bot_choice(state, seat) == table
                 checked += 1
     assert checked > 10
+
+
+def test_the_sweep_enqueues_the_reviews_missing_for_settled_rounds_once(
+    make_match: Any, make_round: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.SCORING_ENQUEUE_SETTLEMENT = True
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.review_round, "delay", sent.append)
+    monkeypatch.setattr(tasks.settle_round, "delay", lambda *a: None)
+    match = make_match()
+    old = timezone.now() - timedelta(minutes=10)
+    lost = make_round(match, 1, seed_text="lost review")  # settled, its review message lost
+    services.settle_round(lost.pk)
+    reviewed = make_round(match, 2, seed_text="reviewed")  # settled and reviewed
+    services.settle_round(reviewed.pk)
+    tasks.review_round(reviewed.pk)
+    partial = make_round(match, 3, seed_text="partial")  # one seat's review missing
+    services.settle_round(partial.pk)
+    tasks.review_round(partial.pk)
+    RoundReview.objects.filter(round=partial, seat=3).delete()
+    unsettled = make_round(match, 4, seed_text="unsettled")  # its settlement comes first
+    recent = make_round(match, 5, seed_text="recent")  # its own review task is on its way
+    services.settle_round(recent.pk)
+    Round.objects.filter(pk__in=[lost.pk, reviewed.pk, partial.pk, unsettled.pk]).update(
+        ended_at=old
+    )
+    monkeypatch.setattr(services, "unsettled_rounds", lambda **kw: [])  # settle nothing here
+    services.sweep_unsettled()
+    assert sorted(sent) == sorted([lost.pk, partial.pk])
+    for round_id in sent:  # the worker runs them
+        tasks.review_round(round_id)
+    sent.clear()
+    services.sweep_unsettled()
+    assert sent == []  # idempotent: nothing missing any more
+    assert RoundReview.objects.filter(round__in=[lost, partial]).count() == 8
+
+
+def test_the_sweep_enqueues_no_review_when_enqueueing_is_off(
+    ended: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.review_round, "delay", sent.append)
+    Round.objects.filter(pk=ended.pk).update(ended_at=timezone.now() - timedelta(minutes=10))
+    assert reviews.unreviewed_rounds() == [ended.pk]
+    assert tasks.enqueue_missing_reviews() == []  # tests call the services, never the broker
+    assert sent == []
+
+
+def test_the_review_admin_lists_round_seat_agreement_and_status_read_only(
+    ended: Any, client: Any, make_user: Any
+) -> None:
+    tasks.review_round(ended.pk)
+    review = RoundReview.objects.get(round=ended, seat=0)
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    listing = client.get(reverse("admin:scoring_roundreview_changelist"))
+    assert listing.status_code == 200
+    text = listing.content.decode()
+    assert f"{review.data['agreement']:.0%}" in text
+    marked = review.data["marked"]
+    assert (f"{marked} 处值得再想" if marked else "无值得再想之处") in text
+    page = client.get(reverse("admin:scoring_roundreview_change", args=[review.pk]))
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content
+    assert client.get(reverse("admin:scoring_roundreview_add")).status_code == 403
+    delete = reverse("admin:scoring_roundreview_delete", args=[review.pk])
+    assert client.post(delete, {"post": "yes"}).status_code == 403
+    assert RoundReview.objects.filter(pk=review.pk).exists()
