@@ -45,10 +45,7 @@ def _socket(room_id: int, user: Any) -> TableConsumer:
     """A consumer as :meth:`TableConsumer.connect` leaves it, without a transport."""
     sock = TableConsumer()
     sock.user, sock.room_id = user, room_id
-    sock.seat, sock.table_sent = None, None
     sock.stream = SocketStream()
-    sock.greeted = False
-    sock.delay_s, sock.shown_delayed = 0, False
     sock.closed = False
     assert sock._admit() is None
     return sock
@@ -116,7 +113,7 @@ def _same_as_database(viewer: Viewer, before: tuple[Any, Any, int], live: list[M
     rnd = selectors.current_round(viewer.room_id)
     # A page reconnecting where this one stood gets the same events, then the same decision.
     again = _socket(viewer.room_id, viewer.user)
-    again.table_sent = viewer.table
+    again.stream.table_sent = viewer.table
     caught_up = _wire(again._hello(round_id, last_seq))
     if rnd is None:
         assert caught_up == [], who
