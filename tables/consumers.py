@@ -60,8 +60,6 @@ from tables.socket_stream import SocketStream
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-CATCH_UP_LIMIT = 400
-"""A reconnecting client missing more events than this gets a fresh snapshot instead."""
 _MAX_REFUSED = 200
 DATABASE_THREADS = ThreadPoolExecutor(
     max_workers=settings.TABLES_DATABASE_THREADS, thread_name_prefix="table-db"
@@ -119,19 +117,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     room_id: int
     user: Any
-    seat: int | None
-    greeted: bool
-    table_sent: dict[str, Any] | None
-    delay_s: int
-    shown_delayed: bool
+    stream: SocketStream
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
-        self.seat, self.table_sent = None, None
         self.stream = SocketStream()
-        self.greeted = False
-        self.delay_s, self.shown_delayed = 0, False
         self.limiter = protocol.RateLimiter()
         self.refused = 0
         self.closed = False
@@ -154,7 +145,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_add(notify.room_group(self.room_id), self.channel_name)
         self.joined = True
         stream_watch.socket_watch(self, executor=DATABASE_THREADS)
-        if self.seat is not None:
+        if self.stream.seat is not None:
             await self._db(rooms.seat_presence_sync, room_id=self.room_id)
         await self._send_all(await self._db(self._table_if_changed))
 
@@ -216,7 +207,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 user_id=self.user.pk,
                 channel=self.channel_name,
             )
-            if self.seat is not None:
+            if self.stream.seat is not None:
                 try:
                     await self._db(rooms.seat_presence_sync, room_id=self.room_id)
                 except DatabaseError as exc:  # the clock's presence sweep catches up
@@ -286,14 +277,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         room = Room.objects.filter(pk=self.room_id).first()
         if room is None:
             return (CLOSE_NOT_FOUND, "no_room", "no such room")
-        self.delay_s = room.spectator_delay_s
+        self.stream.delay_s = room.spectator_delay_s
         if not membership.is_active_member(self.user, room.club_id):
             if selectors.seat_of(self.room_id, self.user) is not None:
                 rooms.member_lost(club_id=room.club_id, user_id=self.user.pk)
             return (CLOSE_FORBIDDEN, "not_allowed", "this room is not open to you")
         seat = selectors.seat_of(self.room_id, self.user)
         if seat is not None:
-            self.seat = seat.index
+            self.stream.seat = seat.index
             return None
         if selectors.user_can_watch(self.user, room):
             return None
@@ -407,9 +398,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     @property
     def is_delayed(self) -> bool:
-        """A spectator of a room with a spectator delay: shown the table that many seconds ago,
-        every hand open. Decided by the user's seat, never by the client."""
-        return self.seat is None and self.delay_s > 0
+        """A spectator shown the table ``delay_s`` seconds ago, every hand open."""
+        return self.stream.is_delayed
 
     def _tick_if_delayed(self) -> None:
         """Start the clock of a delayed stream (once per socket; it ends with the socket)."""
@@ -428,7 +418,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             except TimeoutError:
                 if self.closed:
                     return
-                if not (self.is_delayed or self.shown_delayed):
+                if not (self.is_delayed or self.stream.shown_delayed):
                     continue
                 try:
                     await self.channel_layer.send(self.channel_name, {"type": "table.delayed"})
@@ -449,14 +439,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _delayed_tick(self) -> list[dict[str, Any]]:
         """What has aged past the delay since the last tick; a changed delay (an admin's edit)
         goes through :meth:`_changes`, which switches between the live and the delayed stream."""
-        if not self.greeted:
+        if not self.stream.greeted:
             return []
         delay = (
             Room.objects.filter(pk=self.room_id).values_list("spectator_delay_s", flat=True).first()
         )
         if delay is None:
             return []
-        if delay != self.delay_s:
+        if delay != self.stream.delay_s:
             return self._changes()
         if not self.is_delayed:
             return []
@@ -465,25 +455,20 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _delayed_changes(self, *, fresh: bool) -> list[dict[str, Any]]:
         """Continue (or, ``fresh``, restart with a snapshot) the delayed stream: the events that
         have aged past the delay, every hand open, then the decision at that point."""
-        point = delayed.delayed_point(room_id=self.room_id, delay_s=self.delay_s)
+        point = delayed.delayed_point(room_id=self.room_id, delay_s=self.stream.delay_s)
         if point is None:
             return []
         rnd = point.round
-        if (
-            fresh
-            or not self.shown_delayed
-            or rnd.pk != self.stream.round_id
-            or point.seq < self.stream.cursor
-        ):
+        if fresh or self.stream.delayed_needs_snapshot(rnd.pk, point.seq):
             messages: list[dict[str, Any]] = []
             shown_id = self.stream.round_id
-            if not fresh and self.shown_delayed and shown_id is not None and rnd.pk > shown_id:
+            if not fresh and self.stream.delayed_round_ends(rnd.pk) and shown_id is not None:
                 # A newer round: first the end of the one shown.
                 messages += self._delayed_advance(delayed.end_point(shown_id))
             state = delayed.point_state(point)
             self.stream.begin(rnd.pk, last_seq=point.seq, status=point.status)
-            self.shown_delayed = True
-            return [*messages, delayed.delayed_snapshot(point, state, delay_s=self.delay_s)]
+            self.stream.shown_delayed = True
+            return [*messages, delayed.delayed_snapshot(point, state, delay_s=self.stream.delay_s)]
         return self._delayed_advance(point)
 
     def _delayed_advance(self, point: delayed.Point | None) -> list[dict[str, Any]]:
@@ -494,7 +479,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             or point.seq < self.stream.cursor
         ):
             return []
-        if point.seq == self.stream.cursor and point.status == self.stream.round_status:
+        if self.stream.is_at(point.seq, point.status):
             return []
         return self.stream.advance(
             point.round.pk,
@@ -508,9 +493,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Whether this socket has shown less of the room than ``position`` (round id, last
         seq), for the stream watcher; a socket not greeted yet is shown nothing before its
         ``hello``."""
-        if not self.greeted or self.closed or self.is_delayed or self.shown_delayed:
-            return False  # a delayed stream is behind on purpose: it moves with its own clock
-        return self.stream.is_behind(*position)
+        return not self.closed and self.stream.is_live_and_behind(*position)
 
     def _from_notification(self, message: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What to send from the notification alone, or None when only the database can say
@@ -518,17 +501,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         out: list[dict[str, Any]] = []
         table = message.get("table")
         if table is not None:
-            if selectors.viewer_seat(table, self.user.pk) != self.seat:
+            if selectors.viewer_seat(table, self.user.pk) != self.stream.seat:
                 return None  # sat down or stood up: the seat count and a snapshot (database)
-            if table["room"]["spectator_delay_s"] != self.delay_s:
+            if table["room"]["spectator_delay_s"] != self.stream.delay_s:
                 return None  # the delay changed: the live or the delayed stream (database)
-            shown = selectors.table_message_for(table, self.user.pk)
-            if shown != self.table_sent:
-                self.table_sent = shown
-                out.append(shown)
-        if not self.greeted:
+            out += self.stream.table(selectors.table_message_for(table, self.user.pk))
+        if not self.stream.greeted:
             return out  # the client's ``hello`` says where its game stream starts
-        if self.is_delayed or self.shown_delayed:
+        if self.is_delayed or self.stream.shown_delayed:
             return out  # never a move's live frames: the delayed stream moves with its clock
         update = message.get("round")
         if update is not None:
@@ -539,7 +519,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return out
 
     def _seat_is_still_mine(self, update: dict[str, Any]) -> bool:
-        return self.seat is None or update["seat_users"][self.seat] == self.user.pk
+        return self.stream.seat is None or update["seat_users"][self.stream.seat] == self.user.pk
 
     def _from_round_update(self, update: dict[str, Any]) -> list[dict[str, Any]] | None:
         if not self._seat_is_still_mine(update):
@@ -548,7 +528,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             ):
                 return []
             return None
-        return self.stream.from_round_update(update, gameplay.viewer_key(self.seat))
+        return self.stream.from_round_update(update, gameplay.viewer_key(self.stream.seat))
 
     async def _send_all(self, messages: list[dict[str, Any]]) -> None:
         """Send in order; nothing once the socket is closing (a notification or a database
@@ -575,8 +555,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Re-read the viewer's seat (they may have sat down or stood up); True if it changed."""
         seat = selectors.seat_of(self.room_id, self.user)
         index = None if seat is None else seat.index
-        changed = index != self.seat
-        self.seat = index
+        changed = index != self.stream.seat
+        self.stream.seat = index
         if changed and index is not None:
             # Sat down while connected: the seat is online (this socket is present already).
             rooms.seat_presence_sync(room_id=self.room_id)
@@ -584,18 +564,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _table_if_changed(self) -> list[dict[str, Any]]:
         room = Room.objects.get(pk=self.room_id)
-        self.delay_s = room.spectator_delay_s
-        table = selectors.table_message(room, self.user.pk)
-        if table == self.table_sent:
-            return []
-        self.table_sent = table
-        return [table]
+        self.stream.delay_s = room.spectator_delay_s
+        return self.stream.table(selectors.table_message(room, self.user.pk))
 
     def _snapshot(self, rnd: Round) -> list[dict[str, Any]]:
         state = store.load_state(rnd)
         self.stream.begin(rnd.pk, last_seq=rnd.last_seq, status=rnd.status)
-        self.shown_delayed = False
-        return [selectors.snapshot_message(rnd, state, self.seat)]
+        self.stream.shown_delayed = False
+        return [selectors.snapshot_message(rnd, state, self.stream.seat)]
 
     def _hello(self, round_id: int | None, last_seq: int | None) -> list[dict[str, Any]]:
         """Catch a (re)connecting client up: exactly the events after ``last_seq`` of its round
@@ -605,17 +581,19 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if refused is not None:
             raise Revoked(*refused)
         self._refresh_seat()
-        self.greeted = True
+        self.stream.greeted = True
         messages = self._table_if_changed()
         if self.is_delayed:
             return messages + self._delayed_changes(fresh=True)
         rnd = selectors.current_round(self.room_id)
         if rnd is None:
             return messages
-        if self.shown_delayed:  # the delay was lifted, or the spectator sat down
-            return messages + self._snapshot(rnd)
-        missing = rnd.last_seq - (last_seq or 0)
-        if round_id != rnd.pk or last_seq is None or missing < 0 or missing > CATCH_UP_LIMIT:
+        # A delayed stream shown (the delay was lifted, or the spectator sat down), another
+        # round, or too much missing: a fresh snapshot.
+        client = (round_id, last_seq)
+        if last_seq is None or self.stream.hello_needs_snapshot(
+            rnd.pk, rnd.last_seq, client=client
+        ):
             return messages + self._snapshot(rnd)
         self.stream.begin(rnd.pk, last_seq=last_seq, status=self.stream.round_status)
         return messages + self._events_since(rnd)
@@ -623,9 +601,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _events_since(self, rnd: Round) -> list[dict[str, Any]]:
         """The new events this viewer may see, then its current decision."""
         events = selectors.visible_events(
-            rnd, self.seat, after_seq=self.stream.cursor, upto_seq=rnd.last_seq
+            rnd, self.stream.seat, after_seq=self.stream.cursor, upto_seq=rnd.last_seq
         )
-        decision = selectors.decision_message(rnd, store.load_state(rnd), self.seat)
+        decision = selectors.decision_message(rnd, store.load_state(rnd), self.stream.seat)
         return self.stream.advance(
             rnd.pk, events, last_seq=rnd.last_seq, status=rnd.status, decisions=[decision]
         )
@@ -633,21 +611,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     def _changes(self) -> list[dict[str, Any]]:
         seat_changed = self._refresh_seat()
         messages = self._table_if_changed()
-        if not self.greeted:
+        if not self.stream.greeted:
             return messages  # the client's ``hello`` says where its game stream starts
         if self.is_delayed:
             return messages + self._delayed_changes(fresh=seat_changed)
         rnd = selectors.current_round(self.room_id)
         if rnd is None:
             return messages
-        if (
-            seat_changed
-            or self.shown_delayed
-            or rnd.pk != self.stream.round_id
-            or rnd.last_seq < self.stream.cursor
-        ):
+        if self.stream.changes_need_snapshot(rnd.pk, rnd.last_seq, seat_changed=seat_changed):
             return messages + self._snapshot(rnd)
-        if rnd.last_seq == self.stream.cursor and rnd.status == self.stream.round_status:
+        if self.stream.is_at(rnd.last_seq, rnd.status):
             return messages
         return messages + self._events_since(rnd)
 
@@ -655,9 +628,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """A move, on the round this socket shows (the service re-checks, under the round's
         lock, that it is in play and that this user still holds the seat)."""
         cid = str(fields["client_action_id"])
-        if self.seat is None:
+        if self.stream.seat is None:
             self._refresh_seat()  # a spectator may have sat down since
-        if self.seat is None:
+        if self.stream.seat is None:
             return protocol.error("not_seated", "spectators cannot act", client_action_id=cid)
         round_id, status = self.stream.round_id, self.stream.round_status
         if round_id is None:  # no ``hello`` yet: the socket has not been shown a round
@@ -669,7 +642,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return protocol.error("stale", "that round is over", client_action_id=cid)
         outcome = commands.round_apply_action(
             round_id=round_id,
-            seat=self.seat,
+            seat=self.stream.seat,
             action_json=fields["action"],
             client_action_id=cid,
             expected_version=fields.get("version"),

@@ -1,5 +1,7 @@
 """One socket's game stream: the cursor (round shown, last seq sent, last visible seq,
-status) and the framing of events, with no Channels or database in it.
+status; the viewer's seat, the table sent, whether the client said ``hello``, the spectator
+delay and whether a delayed stream is shown), the choice between catching up and a fresh
+snapshot, and the framing of events, with no Channels or database in it.
 
 The consumer feeds it round updates from notifications, or snapshots and events read from
 the database; it answers the messages to send, or ``None`` when only a fresh read from the
@@ -17,6 +19,9 @@ from tables import protocol
 Message = dict[str, Any]
 """A JSON message as sent to the client (its shape is ``tables.protocol``'s)."""
 
+CATCH_UP_LIMIT = 400
+"""A reconnecting client missing more events than this gets a fresh snapshot instead."""
+
 
 @dataclass
 class SocketStream:
@@ -28,6 +33,73 @@ class SocketStream:
     last_visible: int = 0
     """The last seq this socket was sent, which the next event chains to."""
     round_status: str = ""
+    seat: int | None = None
+    """The viewer's seat (None: a spectator), as the database last said; never the client's."""
+    table_sent: Message | None = None
+    """The last ``table`` message sent (a table unchanged for this viewer is not sent again)."""
+    greeted: bool = False
+    """Whether the client said ``hello``: its game stream starts there."""
+    delay_s: int = 0
+    """The room's spectator delay, as last read."""
+    shown_delayed: bool = False
+    """Whether the round shown is the delayed stream (every hand open, moved by a clock)."""
+
+    @property
+    def is_delayed(self) -> bool:
+        """A spectator of a room with a spectator delay (decided by the seat, never the
+        client)."""
+        return self.seat is None and self.delay_s > 0
+
+    def table(self, table: Message) -> list[Message]:
+        """``table`` to send, unless it is the one sent last."""
+        if table == self.table_sent:
+            return []
+        self.table_sent = table
+        return [table]
+
+    def hello_needs_snapshot(
+        self, round_id: int, last_seq: int, *, client: tuple[int | None, int | None]
+    ) -> bool:
+        """Whether a client that says it holds ``client`` (round id, last seq) of a room whose
+        round ``round_id`` is at ``last_seq`` needs a fresh snapshot (another round, no
+        position, ahead of the database, too much missing, or a delayed stream shown) rather
+        than the events since its position."""
+        client_round, client_seq = client
+        if self.shown_delayed or client_round != round_id or client_seq is None:
+            return True
+        missing = last_seq - client_seq
+        return missing < 0 or missing > CATCH_UP_LIMIT
+
+    def changes_need_snapshot(self, round_id: int, last_seq: int, *, seat_changed: bool) -> bool:
+        """Whether a read of the database finding round ``round_id`` at ``last_seq`` must send
+        a fresh snapshot rather than continue the stream shown."""
+        return (
+            seat_changed
+            or self.shown_delayed
+            or round_id != self.round_id
+            or last_seq < self.cursor
+        )
+
+    def delayed_needs_snapshot(self, round_id: int, seq: int) -> bool:
+        """Whether the delayed stream, now at round ``round_id`` up to ``seq``, must restart
+        with a snapshot (not shown yet, another round, or moved back)."""
+        return not self.shown_delayed or round_id != self.round_id or seq < self.cursor
+
+    def delayed_round_ends(self, round_id: int) -> bool:
+        """Whether the delayed stream shown is of a round older than ``round_id`` (its end is
+        shown before the newer round's snapshot)."""
+        return self.shown_delayed and self.round_id is not None and round_id > self.round_id
+
+    def is_live_and_behind(self, round_id: int, last_seq: int) -> bool:
+        """:meth:`is_behind`, for a live stream the client has asked for (a delayed stream is
+        behind on purpose: it moves with its own clock)."""
+        if not self.greeted or self.is_delayed or self.shown_delayed:
+            return False
+        return self.is_behind(round_id, last_seq)
+
+    def is_at(self, last_seq: int, status: str) -> bool:
+        """Whether the stream shown is at ``last_seq`` with ``status`` already."""
+        return last_seq == self.cursor and status == self.round_status
 
     def position(self) -> list[int | str] | None:
         """``[round id, last seq, status]`` as a table message's ``round`` names it."""
