@@ -1105,6 +1105,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         from tables.consumers import TableConsumer
         from tables.game import commands, store
         from tables.models import Room
+        from tables.socket_stream import SocketStream
 
         (players,) = prepare_tables(1, first=950)
         room_id = players[0].room_id
@@ -1117,14 +1118,8 @@ def cmd_cost(args: argparse.Namespace) -> int:
         sockets = []
         for user in room_users:
             consumer = TableConsumer()
-            consumer.user, consumer.room_id, consumer.seat, consumer.round_id = (
-                user,
-                room_id,
-                None,
-                None,
-            )
-            consumer.cursor, consumer.table_sent, consumer.last_visible = 0, None, 0
-            consumer.round_status, consumer.greeted, consumer.counted = "", False, True
+            consumer.user, consumer.room_id = user, room_id
+            consumer.stream, consumer.closed = SocketStream(), False
             consumer._hello(None, None)
             sockets.append(consumer)
         timings: dict[str, list[float]] = {"action": [], "socket update": [], "new connection": []}
