@@ -20,9 +20,10 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection, transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from rules.engine import RoundState
@@ -44,6 +45,16 @@ def lock_round(round_id: int) -> Round:
     return (
         Round.objects.select_for_update(of=("self",)).select_related("match__room").get(pk=round_id)
     )
+
+
+_M = TypeVar("_M", bound=Model)
+
+
+def _partial(model: type[_M], db: str, values: dict[str, Any]) -> _M:
+    """A model instance of some of its columns, the rest deferred: ``from_db`` takes the values
+    in the model's field order (an abstract base puts its fields first), so they are put in it."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(db, names, [values[name] for name in names])
 
 
 def seats_by_index(room: Room) -> dict[int, Seat]:
@@ -235,13 +246,13 @@ def _read_for_move_pg(round_id: int, *, seat: int, client_action_id: str) -> Mov
     db = connection.alias
     rnd = Round.from_db(db, list(_ROUND_COLUMNS), _decoded(Round, _ROUND_COLUMNS, row[:n]))
     room_id, variant, options, club_id, turn_s, claim_s, seat_rows, accepted, refused, _ = row[n:]
-    room = Room.from_db(
+    room = _partial(
+        Room,
         db,
-        ["id", "club_id", "turn_timeout_s", "claim_timeout_s"],
-        [room_id, club_id, turn_s, claim_s],
+        {"id": room_id, "club_id": club_id, "turn_timeout_s": turn_s, "claim_timeout_s": claim_s},
     )
-    match = Match.from_db(
-        db, ["id", "room_id", "variant", "options"], [rnd.match_id, room_id, variant, options]
+    match = _partial(
+        Match, db, {"id": rnd.match_id, "room_id": room_id, "variant": variant, "options": options}
     )
     match.room = room
     rnd.match = match
