@@ -194,12 +194,14 @@ def round_apply_action(
         if read.earlier is not None:
             return ActionOutcome.from_json(read.earlier, duplicate=True)
         rnd = read.rnd
-        outcome = _decide(
-            rnd, read.seats, seat, client_action_id, action_json, expected_version, user_id, room_id
+        checked = _check_move(
+            rnd, read.seats, seat, action_json, expected_version, user_id, room_id
         )
-        if not outcome.ok:  # an accepted action is answered from the log
-            _record_refusal(rnd, seat, client_action_id, action_json, outcome)
-        return outcome
+        if isinstance(checked, ActionOutcome):
+            _record_refusal(rnd, seat, client_action_id, action_json, checked)
+            return checked
+        state, action = checked
+        return _do_move(rnd, read.seats, seat, client_action_id, state, action)
 
     return transact(run)
 
@@ -229,16 +231,17 @@ def _refuse(rnd: Round, code: str, message: str) -> ActionOutcome:
     )
 
 
-def _decide(
+def _check_move(
     rnd: Round,
     seats: Mapping[int, Seat],
     seat: int,
-    client_action_id: str,
     action_json: object,
     expected_version: int | None,
     user_id: int | None,
     room_id: int | None,
-) -> ActionOutcome:
+) -> ActionOutcome | tuple[RoundState, Action]:
+    """The check half of a move, which changes nothing: the refusal to record and answer, or
+    the current state and the parsed action, legal in it, for :func:`_do_move`."""
     if rnd.status != Round.Status.PLAYING:
         return _refuse(rnd, "round_over", "the round is over")
     if user_id is not None and (
@@ -254,6 +257,19 @@ def _decide(
     state = store.load_state(rnd)
     if action not in gameplay.legal_actions(state, seat):
         return _refuse(rnd, "illegal", gameplay.why_illegal(state, action))
+    return state, action
+
+
+def _do_move(
+    rnd: Round,
+    seats: Mapping[int, Seat],
+    seat: int,
+    client_action_id: str,
+    state: RoundState,
+    action: Action,
+) -> ActionOutcome:
+    """The do half: apply the checked action, write it and answer it (from the log, should the
+    same client action id come again)."""
     progress = _Progress(state=state)
     steps = [_Step(seat, action, "player", client_action_id)]
     _apply_steps(steps, progress)
