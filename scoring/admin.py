@@ -21,6 +21,7 @@ from scoring.models import (
     LedgerEntry,
     PaymentLine,
     RatingState,
+    ReviewFailure,
     RoundReview,
     RoundSettlement,
     SettlementFailure,
@@ -228,6 +229,11 @@ class SettlementFailureAdmin(ReadOnlyLedgerAdmin):
     list_display = ("round", "attempts", "failed_at", "next_attempt_at", "last_error")
     list_select_related = ("round",)
     search_fields = ("last_error",)
+
+
+@admin.register(ReviewFailure)
+class ReviewFailureAdmin(SettlementFailureAdmin):
+    """牌谱分析失败: rounds whose review raised, with the error and when it is tried again."""
 
 
 @admin.register(RatingState)

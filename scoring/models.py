@@ -20,6 +20,8 @@ there so the leaderboards read one indexed table instead of joining four.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -261,30 +263,50 @@ class KongPayment(models.Model):
         return kong_label(self.kind) if self.kind else "?"
 
 
-class SettlementFailure(models.Model):
-    """A round whose settlement raised: when it may be tried again, and what went wrong.
+class FailureBackoff(models.Model):
+    """A job that failed (a settlement, a review): how often, the last error, and when the sweep
+    may try it again. Each failure doubles the wait, from a minute up to a day, so a job that can
+    never succeed neither runs every minute for ever nor holds the head of the sweep's window."""
 
-    The sweeper skips a failed round until ``next_attempt_at`` (the wait doubles with every
-    failure, from a minute up to a day), so one round that can never be settled no longer sits at
-    the head of the sweeper's window forever, keeping the rounds behind it unsettled (issue 14,
-    item 5). The row goes when the round is settled; staff see the rest in the admin.
-    """
+    RETRY_FIRST_S = 60
+    RETRY_MAX_S = 24 * 3600
 
-    round = models.OneToOneField(
-        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="settlement_failure"
-    )
     attempts = models.PositiveIntegerField(_("失败次数"), default=0)
     last_error = models.TextField(_("最后的错误"), blank=True)
     failed_at = models.DateTimeField(_("最后失败时间"))
     next_attempt_at = models.DateTimeField(_("下次重试时间"), db_index=True)
 
     class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"round {getattr(self, 'round_id', '?')}: {self.attempts} failures"
+
+    def count_failure(self, error: BaseException, moment: datetime) -> None:
+        """One more failure at ``moment``: the next try waits 1, 2, 4 … minutes (≤ a day)."""
+        self.attempts += 1
+        wait = min(self.RETRY_FIRST_S * 2 ** (self.attempts - 1), self.RETRY_MAX_S)
+        self.failed_at = moment
+        self.next_attempt_at = moment + timedelta(seconds=wait)
+        self.last_error = f"{type(error).__name__}: {error}"[:2000]
+
+
+class SettlementFailure(FailureBackoff):
+    """A round whose settlement raised: when it may be tried again, and what went wrong.
+
+    The sweeper skips a failed round until ``next_attempt_at``, so one round that can never be
+    settled no longer sits at the head of the sweeper's window forever, keeping the rounds behind
+    it unsettled. The row goes when the round is settled; staff see the rest in the admin.
+    """
+
+    round = models.OneToOneField(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="settlement_failure"
+    )
+
+    class Meta:
         verbose_name = _("结算失败")
         verbose_name_plural = _("结算失败")
         ordering = ("next_attempt_at",)
-
-    def __str__(self) -> str:
-        return f"round {self.round_id}: {self.attempts} failures"
 
 
 class PaymentLine(models.Model):
@@ -348,6 +370,21 @@ class RoundReview(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} seat {self.seat} v{self.version}"
+
+
+class ReviewFailure(FailureBackoff):
+    """A round whose review (牌谱分析) failed to compute. Without it the sweep would send a round
+    the review cannot handle to a worker every minute for ever, each time costing a replay; the
+    row goes when the review is stored."""
+
+    round = models.OneToOneField(
+        Round, verbose_name=_("牌局"), on_delete=models.CASCADE, related_name="review_failure"
+    )
+
+    class Meta:
+        verbose_name = _("牌谱分析失败")
+        verbose_name_plural = _("牌谱分析失败")
+        ordering = ("next_attempt_at",)
 
 
 class RatingState(models.Model):

@@ -25,7 +25,7 @@ from rules import review as rules_review
 from rules.engine import Action, RoundState, action_from_json
 from rules.tiles import tile_name
 from rules.views import event_for, seat_view
-from scoring.models import RoundReview
+from scoring.models import ReviewFailure, RoundReview
 from tables.game.store import replay_steps
 from tables.gameplay import ReplayStep
 from tables.models import Round
@@ -42,7 +42,8 @@ def unreviewed_rounds(
     *, now: datetime | None = None, grace_s: float = 120.0, limit: int = REVIEW_SWEEP_WINDOW
 ) -> list[int]:
     """Settled rounds that ended more than ``grace_s`` ago (their own review task has had its
-    chance) and lack the current version's review of one seat or more; the newest first."""
+    chance) and lack the current version's review of one seat or more, leaving out those whose
+    last failure asks to wait (:class:`~scoring.models.ReviewFailure`); the newest first."""
     moment = now or timezone.now()
     complete = (
         RoundReview.objects.filter(version=rules_review.REVIEW_VERSION)
@@ -58,6 +59,7 @@ def unreviewed_rounds(
             ended_at__lt=moment - timedelta(seconds=grace_s),
         )
         .exclude(pk__in=complete)
+        .exclude(review_failure__next_attempt_at__gt=moment)
         .order_by("-ended_at", "-pk")
         .values_list("pk", flat=True)[:limit]
     )
@@ -90,7 +92,23 @@ def round_reviews_compute(*, round_id: int) -> dict[int, RoundReview]:
     computed = rules_review.review_steps(states, actions, events, missing)
     for seat, data in computed.items():
         found[seat] = _store(rnd, seat, version, data)
+    ReviewFailure.objects.filter(round=rnd).delete()
     return found
+
+
+def review_failure_record(
+    *, round_id: int, error: BaseException, now: datetime | None = None
+) -> ReviewFailure:
+    """Count a failed review of ``round_id``: the sweep leaves it alone for 1, 2, 4 … minutes
+    (≤ a day, :meth:`scoring.models.FailureBackoff.count_failure`)."""
+    moment = now or timezone.now()
+    with transaction.atomic():
+        failure, _ = ReviewFailure.objects.select_for_update().get_or_create(
+            round_id=round_id, defaults={"failed_at": moment, "next_attempt_at": moment}
+        )
+        failure.count_failure(error, moment)
+        failure.save()
+    return failure
 
 
 def _store(rnd: Round, seat: int, version: int, data: dict[str, Any]) -> RoundReview:

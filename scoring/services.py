@@ -493,8 +493,6 @@ def fan_items_replayed(round_id: int) -> tuple[FanItemDraft, ...]:
 
 SWEEP_WINDOW = 500
 """Rounds the sweeper looks at per run, oldest first."""
-RETRY_FIRST_S = 60
-RETRY_MAX_S = 24 * 3600
 
 
 def unsettled_rounds(
@@ -539,11 +537,7 @@ def settlement_failure_record(
     failure, _created = SettlementFailure.objects.get_or_create(
         round_id=round_id, defaults={"failed_at": moment, "next_attempt_at": moment}
     )
-    failure.attempts += 1
-    wait = min(RETRY_FIRST_S * 2 ** (failure.attempts - 1), RETRY_MAX_S)
-    failure.failed_at = moment
-    failure.next_attempt_at = moment + timedelta(seconds=wait)
-    failure.last_error = f"{type(error).__name__}: {error}"[:2000]
+    failure.count_failure(error, moment)
     failure.save()
     return failure
 

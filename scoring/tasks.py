@@ -39,10 +39,16 @@ def settle_round(round_id: int) -> int | None:
 
 @shared_task(name="scoring.review_round", acks_late=True, ignore_result=True)
 def review_round(round_id: int) -> int:
-    """牌谱分析 of the four seats of an ended round, stored once (idempotent); how many exist."""
+    """牌谱分析 of the four seats of an ended round, stored once (idempotent); how many exist.
+    A review that fails is logged and recorded (:func:`scoring.reviews.review_failure_record`):
+    the sweep tries it again later, each time waiting twice as long."""
     try:
         return len(reviews.round_reviews_compute(round_id=round_id))
     except (reviews.RoundNotEnded, Round.DoesNotExist):
+        return 0
+    except Exception as exc:
+        log.exception("the review of round %s failed", round_id)
+        reviews.review_failure_record(round_id=round_id, error=exc)
         return 0
 
 

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from rules.engine import legal_actions
 from rules.review import REVIEW_VERSION
 from scoring import reviews, services, tasks
-from scoring.models import RoundReview
+from scoring.models import ReviewFailure, RoundReview
 from tables.models import Round
 
 pytestmark = pytest.mark.django_db
@@ -247,3 +247,39 @@ def test_the_review_admin_lists_round_seat_agreement_and_status_read_only(
     delete = reverse("admin:scoring_roundreview_delete", args=[review.pk])
     assert client.post(delete, {"post": "yes"}).status_code == 403
     assert RoundReview.objects.filter(pk=review.pk).exists()
+
+
+def test_a_failing_review_is_recorded_and_the_sweep_backs_off_until_it_succeeds(
+    ended: Any, monkeypatch: pytest.MonkeyPatch, client: Any, make_user: Any
+) -> None:
+    ten_minutes_ago = timezone.now() - timedelta(minutes=10)
+    Round.objects.filter(pk=ended.pk).update(ended_at=ten_minutes_ago)
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a position the review cannot read")
+
+    monkeypatch.setattr(reviews.rules_review, "review_steps", broken)
+    assert tasks.review_round(ended.pk) == 0
+    failure = ReviewFailure.objects.get(round=ended)
+    assert (failure.attempts, failure.last_error) == (
+        1,
+        "RuntimeError: a position the review cannot read",
+    )
+    first_wait = failure.next_attempt_at - failure.failed_at
+    assert first_wait == timedelta(seconds=ReviewFailure.RETRY_FIRST_S)
+    assert reviews.unreviewed_rounds() == []  # not before its next attempt
+    later = failure.next_attempt_at + timedelta(seconds=1)
+    assert reviews.unreviewed_rounds(now=later) == [ended.pk]
+
+    tasks.review_round(ended.pk)  # fails again: the wait doubles
+    failure.refresh_from_db()
+    assert failure.attempts == 2
+    assert failure.next_attempt_at - failure.failed_at == 2 * first_wait
+
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    listing = client.get(reverse("admin:scoring_reviewfailure_changelist"))
+    assert b"a position the review cannot read" in listing.content
+
+    monkeypatch.undo()
+    assert tasks.review_round(ended.pk) == 4
+    assert not ReviewFailure.objects.exists()  # stored: the failure is forgotten

@@ -346,7 +346,7 @@ def test_a_round_that_cannot_be_settled_does_not_block_the_others(
     assert services.sweep_unsettled(now=later) == []
     failure.refresh_from_db()
     assert failure.attempts == 2
-    assert failure.next_attempt_at >= later + timedelta(seconds=2 * services.RETRY_FIRST_S)
+    assert failure.next_attempt_at >= later + timedelta(seconds=2 * SettlementFailure.RETRY_FIRST_S)
     monkeypatch.setattr(services, "settle_round", real_settle)
     assert services.sweep_unsettled(now=failure.next_attempt_at + timedelta(seconds=1)) == [
         poisoned
