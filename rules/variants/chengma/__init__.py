@@ -8,7 +8,7 @@ registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.variant import BotFacts, Variant
 from rules.variants.chengma.flow import ChengmaFlow
 from rules.variants.chengma.labels import FAN, NAME, REASONS, SETTLE, SUITS
 from rules.variants.chengma.options import OPTIONS
@@ -23,4 +23,5 @@ VARIANT = Variant(
     fan=FAN,
     reasons=REASONS,
     words={"suits": SUITS, "settle": SETTLE},
+    bots=BotFacts(seven_pairs=True, discarder_pays_all=True, hard_folds=True),
 )
