@@ -86,8 +86,8 @@ class BotFacts:
         return self.open_waived_by is not None and bool(options.get(self.open_waived_by, False))
 
 
-JudgeKind = Callable[[Mapping[str, Any]], dict[str, Any]]
-"""A judge case kind of a variant's own: the case in, the answer out (raises
+JudgeKind = Callable[["Variant", Mapping[str, Any]], dict[str, Any]]
+"""A judge case kind of a variant's own: the variant and the case in, the answer out (raises
 :class:`~rules.errors.InvalidCase` for a bad case)."""
 
 
