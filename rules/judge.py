@@ -28,7 +28,6 @@ from rules.hand import (
     MeldKind,
     SpecialKongName,
     TingContext,
-    Transfer,
     WinBy,
     WinContext,
 )
@@ -43,6 +42,7 @@ from rules.tiles import (
     parse_tiles,
     tile_name,
 )
+from rules.variant import JudgeKind
 from rules.wins.base import HandRules
 
 WIN_BYS: tuple[str, ...] = ("discard", "self_draw", "kong_draw", "rob_kong")
@@ -50,7 +50,10 @@ SPECIAL_KONG_FAMILIES: Mapping[str, tuple[Tile, ...]] = {k: v for k, v in SPECIA
 """特殊杠 families: 旋风杠 东南西北, 喜杠 中发白, 幺蛋 1m1p1s, 九蛋 9m9p9s."""
 
 
-def _field(case: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+def case_field(
+    case: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any
+) -> Any:
+    """The case's field ``name``, of type ``kind``, or ``default`` when it is absent."""
     value = case.get(name, default)
     if value is default and name not in case:
         return default
@@ -59,7 +62,8 @@ def _field(case: Mapping[str, Any], name: str, kind: type | tuple[type, ...], de
     return value
 
 
-def _seat(case: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
+def case_seat(case: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
+    """The case's seat field ``name`` (0–3), or None when it is absent and not ``required``."""
     value = case.get(name)
     if value is None:
         if required:
@@ -70,7 +74,8 @@ def _seat(case: Mapping[str, Any], name: str, *, required: bool = True) -> int |
     return value
 
 
-def _tiles(text: Any, what: str) -> list[Tile]:
+def case_tiles(text: Any, what: str) -> list[Tile]:
+    """Tiles in mpsz notation (``what`` names the field in the error)."""
     if not isinstance(text, str):
         raise InvalidCase(f"{what} must be a tile string, got {text!r}")
     try:
@@ -80,7 +85,7 @@ def _tiles(text: Any, what: str) -> list[Tile]:
 
 
 def _one_tile(text: Any, what: str) -> Tile:
-    tiles = _tiles(text, what)
+    tiles = case_tiles(text, what)
     if len(tiles) != 1:
         raise InvalidCase(f"{what} must be one tile, got {text!r}")
     return tiles[0]
@@ -108,7 +113,7 @@ def _check_meld_shape(kind: str, tiles: list[Tile], name: str | None) -> None:
         raise InvalidCase(f"{format_tiles(tiles)} is not {label}")
 
 
-def _meld(
+def case_meld(
     raw: Any,
     *,
     variant: str,
@@ -117,18 +122,20 @@ def _meld(
     options: Mapping[str, Any],
     of_winner: bool = True,
 ) -> Meld:
+    """A case's meld (judge.md, *A case*: ``melds``), checked against the variant's rules; a
+    meld ``of_winner`` may not be a pong or kong claimed from ``winner``'s own discard."""
     if not isinstance(raw, Mapping):
         raise InvalidCase(f"a meld must be an object, got {raw!r}")
     kind = raw.get("type")
     if kind not in ("chow", "pong", "kong", "special_kong"):
         raise InvalidCase(f"unknown meld type {kind!r}")
-    tiles = _tiles(raw.get("tiles"), "meld tiles")
+    tiles = case_tiles(raw.get("tiles"), "meld tiles")
     name = raw.get("name") if kind == "special_kong" else None
     _check_meld_shape(kind, tiles, name)
-    concealed = _field(raw, "concealed", bool, False)
+    concealed = case_field(raw, "concealed", bool, False)
     if concealed and kind != "kong":
         raise InvalidCase("only a kong can be concealed (暗杠)")
-    from_seat = _seat(raw, "from", required=False)
+    from_seat = case_seat(raw, "from", required=False)
     if kind == "chow":
         if not rules.has_chow:
             raise InvalidCase(f"{variant} has no chow")
@@ -140,7 +147,7 @@ def _meld(
         raise InvalidCase(f"a {kind} cannot be claimed from the player's own discard")
     if kind == "special_kong" and name not in rules.special_kongs(options):
         raise InvalidCase(f"special kong {name!r} does not exist in {variant}")
-    added = _field(raw, "added", bool, False)
+    added = case_field(raw, "added", bool, False)
     return Meld(
         kind=cast(MeldKind, kind),
         tiles=tuple(sorted(tiles)),
@@ -153,7 +160,7 @@ def _meld(
 
 def _check_hand_size(rules: HandRules, kind: str, size: int, melds: int) -> None:
     """14 − 3 × melds tiles for a win, one fewer for ting (judge.md, *A case*); 17 − 3 × melds
-    for a 16-tile variant (``taiwan16``). ``shape`` takes either (five sets and a pair too), as
+    for a 16-tile variant (``taiwan16.md``). ``shape`` takes either (five sets and a pair too), as
     judge.md says (:meth:`~rules.wins.base.HandRules.hand_sizes`).
     """
     allowed = _hand_sizes(rules, kind, melds)
@@ -168,7 +175,7 @@ def _hand_sizes(rules: HandRules, kind: str, melds: int) -> tuple[int, ...]:
     return tuple(hand_size + 1 - 3 * melds - short for hand_size in rules.hand_sizes())
 
 
-def _check_tiles_exist(rules: HandRules, tiles: Iterable[Tile], variant: str) -> None:
+def check_tiles_exist(rules: HandRules, tiles: Iterable[Tile], variant: str) -> None:
     """More than four of a kind, flowers outside Taiwan, or a kind the variant does not use."""
     ordered = sorted(tiles)
     if rules.tiles_used.issuperset(ordered) and not any(map(int.__eq__, ordered, ordered[4:])):
@@ -196,10 +203,22 @@ def _opened(case: Mapping[str, Any]) -> tuple[bool, bool, bool, bool]:
     """``opened``: four true/false values, nobody opened when absent."""
     if "opened" not in case:
         return _NOBODY_OPENED
-    opened_raw = _field(case, "opened", list, None)
+    opened_raw = case_field(case, "opened", list, None)
     if len(opened_raw) != 4 or not all(isinstance(x, bool) for x in opened_raw):
         raise InvalidCase("opened must be four true/false values")
     return cast(tuple[bool, bool, bool, bool], tuple(opened_raw))
+
+
+def _own_kind(case: Any) -> JudgeKind | None:
+    """The answer to a case kind of the case's variant's own beyond ``win`` and ``ting`` (its
+    :attr:`~rules.variant.Variant.judge_kinds`; 成麻's ``settle``, judge.md), if the case is
+    one; the variant is looked up only for such a kind."""
+    if not isinstance(case, Mapping):
+        return None
+    kind, key = case.get("kind"), case.get("variant")
+    if not isinstance(kind, str) or kind in ("win", "ting") or not isinstance(key, str):
+        return None
+    return judged_variant(key).judge_kinds.get(kind)
 
 
 def parse_case(case: Any) -> WinContext | TingContext:
@@ -214,14 +233,14 @@ def parse_case(case: Any) -> WinContext | TingContext:
         raise InvalidCase(f"variant must be a string, got {variant!r}")
     judged = judged_variant(variant)
     rules = judged.rules
-    options = judged.validate_options(_field(case, "options", dict, {}))
-    dealer = cast(int, _seat(case, "dealer"))
-    winner = cast(int, _seat(case, "winner"))
-    hand = _tiles(case.get("hand"), "hand")
-    raw_melds = _field(case, "melds", list, [])
+    options = judged.validate_options(case_field(case, "options", dict, {}))
+    dealer = cast(int, case_seat(case, "dealer"))
+    winner = cast(int, case_seat(case, "winner"))
+    hand = case_tiles(case.get("hand"), "hand")
+    raw_melds = case_field(case, "melds", list, [])
     melds = (
         tuple(
-            _meld(
+            case_meld(
                 m,
                 variant=variant,
                 rules=rules,
@@ -235,8 +254,8 @@ def parse_case(case: Any) -> WinContext | TingContext:
         else ()
     )
     _check_hand_size(rules, kind, len(hand), len(melds))
-    _check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
-    extra = dict(_field(case, "extra", dict, {}))
+    check_tiles_exist(rules, [*hand, *(t for m in melds for t in m.tiles)], variant)
+    extra = dict(case_field(case, "extra", dict, {}))
     for flag in ("duibao", "chen", "discarder_ting"):
         if flag in extra and not isinstance(extra[flag], bool):
             raise InvalidCase(f"extra.{flag} must be true or false, got {extra[flag]!r}")
@@ -278,19 +297,19 @@ def _win_context(
     win_by = case.get("win_by")
     if win_by not in WIN_BYS:
         raise InvalidCase(f"win_by must be one of {', '.join(WIN_BYS)}, got {win_by!r}")
-    discarder = _seat(case, "discarder", required=win_by in ("discard", "rob_kong"))
+    discarder = case_seat(case, "discarder", required=win_by in ("discard", "rob_kong"))
     if win_by in ("discard", "rob_kong") and discarder == winner:
         raise InvalidCase("the winner cannot be the discarder")
     if win_by not in ("discard", "rob_kong"):
         discarder = None
     if win_by == "kong_draw" and not any(m.is_kong for m in melds):
         raise InvalidCase("kong_draw needs a kong among the melds")
-    ting = _field(case, "ting", bool, False)
+    ting = case_field(case, "ting", bool, False)
     treasure_raw = case.get("treasure")
     treasure = None if treasure_raw is None else _one_tile(treasure_raw, "treasure")
     if treasure is not None and (treasure >= NUM_KINDS or treasure not in rules.tiles_used):
         raise InvalidCase(f"treasure {tile_name(treasure)} is not used in {variant}")
-    treasure_win = _field(case, "treasure_win", bool, False)
+    treasure_win = case_field(case, "treasure_win", bool, False)
     if treasure_win and (
         win_by not in ("self_draw", "kong_draw") or treasure is None or win_tile != treasure
     ):
@@ -326,8 +345,9 @@ def _win_context(
 
 def judge_case(case: Any) -> dict[str, Any]:
     """The answer to one decoded case (without its id); raises InvalidCase for invalid input."""
-    if isinstance(case, Mapping) and case.get("kind") == "settle":
-        return judge_settle(case)
+    own = _own_kind(case)
+    if own is not None:
+        return own(judged_variant(case["variant"]), case)
     ctx = parse_case(case)
     rules = judged_variant(ctx.variant).rules
     if isinstance(ctx, TingContext):
@@ -340,80 +360,6 @@ def judge_case(case: Any) -> dict[str, Any]:
             answer["reason"] = verdict.reason
         return answer
     return rules.judge_answer(ctx)
-
-
-def judge_settle(case: Mapping[str, Any]) -> dict[str, Any]:
-    """``kind: settle`` (``chengma.md``, *Judge: kind settle*): the end-of-wall checks of the
-    seats still in; only a variant whose hand rules settle a drawn wall answers it."""
-    variant = case.get("variant")
-    if not isinstance(variant, str):
-        raise InvalidCase(f"variant must be a string, got {variant!r}")
-    judged = judged_variant(variant)
-    rules = judged.rules
-    settle = getattr(rules, "settle", None)
-    if settle is None:
-        raise InvalidCase(f"{variant} has no kind settle")
-    options = judged.validate_options(_field(case, "options", dict, {}))
-    dealer = cast(int, _seat(case, "dealer"))
-    raw = case.get("seats")
-    if not isinstance(raw, list) or len(raw) != 4:
-        raise InvalidCase("seats must be a list of exactly four objects")
-    seats = [_settle_seat(rules, variant, index, item, options) for index, item in enumerate(raw)]
-    if sum(1 for seat in seats if not seat.won) < 2:
-        raise InvalidCase("fewer than two seats still in: the hand has no checks")
-    every = [
-        t for seat in seats for t in (*seat.concealed, *(x for m in seat.melds for x in m.tiles))
-    ]
-    _check_tiles_exist(rules, every, variant)
-    answer: dict[str, Any] = settle(seats, options, dealer).as_json()
-    return answer
-
-
-def _settle_seat(
-    rules: HandRules, variant: str, index: int, raw: Any, options: Mapping[str, Any]
-) -> Any:
-    from rules.variants.chengma.wins import SettleSeat, suit_index
-
-    if not isinstance(raw, Mapping):
-        raise InvalidCase(f"seat {index} must be an object")
-    won = _field(raw, "won", bool, False)
-    que_raw = raw.get("que")
-    # A won seat may omit everything but ``won``; what it gives is checked like any seat's, and
-    # its hand and melds count in the four-copies check (chengma.md, *kind settle*, ``won``).
-    has_que = que_raw is not None or not won
-    que = suit_index(que_raw, f"seats[{index}].que") if has_que else 0
-    hand = _tiles(raw.get("hand"), f"seats[{index}].hand") if "hand" in raw or not won else []
-    melds = tuple(
-        _meld(m, variant=variant, rules=rules, winner=index, options=options, of_winner=False)
-        for m in _field(raw, "melds", list, [])
-    )
-    if not won and len(hand) != rules.hand_size - 3 * len(melds):
-        raise InvalidCase(
-            f"seat {index} holds {len(hand)} tiles; {len(melds)} melds need "
-            f"{rules.hand_size - 3 * len(melds)}"
-        )
-    if has_que and any(m.tiles[0] // 9 == que for m in melds):
-        raise InvalidCase(f"seat {index} has a meld of its void suit")
-    income: list[Transfer] = []
-    for entry in _field(raw, "kong_income", list, []):
-        if not isinstance(entry, Mapping):
-            raise InvalidCase("a kong_income entry must be an object")
-        payer = entry.get("from")
-        amount = entry.get("amount")
-        if not isinstance(payer, int) or isinstance(payer, bool) or not 0 <= payer <= 3:
-            raise InvalidCase(f"kong_income from must be a seat 0–3, got {payer!r}")
-        if payer == index:
-            raise InvalidCase("kong_income from the seat itself")
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise InvalidCase(f"kong_income amount must be a positive integer, got {amount!r}")
-        income.append(Transfer(payer, index, amount))
-    return SettleSeat(
-        won=won,
-        que=que,
-        concealed=tuple(sorted(hand)),
-        melds=melds,
-        kong_income=tuple(income),
-    )
 
 
 def judge_line(line: str) -> dict[str, Any]:

@@ -22,11 +22,13 @@ Definitions (``docs/review.md``):
   **exactly** by the variant's own rules (:func:`rules.hints.analyse_waits`, the ting hint's and
   the judge's code): a ready hand whose every wait is refused (长春's 三色/幺九, 哈尔滨's 开门, …)
   counts as 1, with the reasons. Before that the variant's conditions are estimated, one tile
-  each (:func:`condition_gap`): a missing suit, no terminal or honour, no pair or triplet,
-  a closed hand that must open, a 成麻 void suit still held.
+  each (:func:`condition_gap`, from the variant's :class:`~rules.variant.BotFacts`): a missing
+  suit, no terminal or honour, no pair or triplet, a closed hand that must open, a 成麻 void
+  suit still held.
 * **Effective tiles** (进张) of a ready hand are its legal waits; of a hand one tile away, the kinds
   after whose draw some discard leaves a legally ready hand (checked exactly in the variants whose
-  conditions can refuse a ready shape: 长春, 四平, 哈尔滨); of a hand further away, the kinds one
+  conditions can refuse a ready shape, :attr:`~rules.variant.BotFacts.conditioned`: 长春, 四平,
+  哈尔滨); of a hand further away, the kinds one
   draw of which lowers its shape shanten; each with the copies unseen from the seat.
 * A played discard is **worse in shanten** (``shanten``) when its shanten is above the best
   candidate's; **worse in effective tiles** (``effective``) when its shanten is the best one but
@@ -82,8 +84,8 @@ from rules.engine.state import ClaimPhase, DiscardRecord, TurnPhase
 from rules.hand import Meld
 from rules.hints import analyse_waits, ting_context, unseen_counts
 from rules.replay import replay_steps
-from rules.tiles import EAST, HONOR, NUM_KINDS, RED, Tile, tile_name
-from rules.variant import Variant
+from rules.tiles import EAST, HONOR, NUM_KINDS, Tile, tile_name
+from rules.variant import BotFacts, Variant
 from rules.views import seat_view
 
 REVIEW_VERSION = 1
@@ -104,13 +106,6 @@ MARKS = ("shanten", "effective", "deal_in")
 
 SIGNAL_MELDS = 3
 """Melds shown from which a seat counts as visibly ready (the bots' ``threats``)."""
-
-_TERMINALS_AND_HONOURS = frozenset((0, 8, 9, 17, 18, 26, *range(HONOR, NUM_KINDS)))
-_HARBIN_TERMINALS = frozenset((0, 8, 9, 17, 18, 26, RED))
-_SEVEN_PAIRS = frozenset({"chengma"})
-_CONDITIONED = frozenset({"changchun", "siping", "harbin"})
-"""Variants whose winning conditions can refuse a ready shape for reasons other than a tile
-kind still to discard: their 进张 one tile from ready are checked exactly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +136,7 @@ class Candidate:
 
 
 def condition_gap(
-    variant: str,
+    facts: BotFacts,
     options: Mapping[str, Any],
     counts: Sequence[int],
     melds: Sequence[Meld],
@@ -150,34 +145,29 @@ def condition_gap(
     void: int | None,
 ) -> int:
     """Tiles a hand not yet ready still needs beyond its shape for its variant's winning
-    conditions, one per missing condition (an estimate: the exact conditions are judged once the
-    hand is ready in shape, ``rules/variants/<key>/wins.py``).
-
-    长春 / 四平 (*Winning conditions*): all three suits, a terminal or honour, a triplet (a pair
-    counts as one draw away); 四平 also an open hand unless 立听 is allowed. 哈尔滨 (ting
-    conditions 1–3): two suits, a terminal or 红中, an open hand. 成麻: every tile of the void
-    suit must go. 立四 and 台湾十六张 have no condition beyond the shape."""
-    every = list(counts[:NUM_KINDS])
-    for meld in melds:
-        for t in meld.tiles:
-            if t < NUM_KINDS:
-                every[t] += 1
-    suits = sum(1 for s in range(3) if any(every[s * 9 : s * 9 + 9]))
+    conditions, one per missing condition, as the variant's ``facts`` estimate them (the exact
+    conditions are judged once the hand is ready in shape, ``rules/variants/<key>/wins.py``):
+    the suits it lacks (长春 / 四平 all three, 哈尔滨 two), a kind it needs (a terminal or
+    honour; 哈尔滨 a terminal or 红中), a triplet (a pair counts as one draw away), an open hand
+    (四平 unless 立听 is allowed, 哈尔滨), and every tile of a void suit (成麻)."""
     gap = 0
-    if variant in ("changchun", "siping"):
-        gap += 3 - suits
-        if not any(every[t] for t in _TERMINALS_AND_HONOURS):
+    if facts.conditioned:
+        every = list(counts[:NUM_KINDS])
+        for meld in melds:
+            for t in meld.tiles:
+                if t < NUM_KINDS:
+                    every[t] += 1
+        suits = sum(1 for s in range(3) if any(every[s * 9 : s * 9 + 9]))
+        gap += facts.suit_gap[suits]
+        if facts.needs_one_of and not any(every[t] for t in facts.needs_one_of):
             gap += 1
-        if not any(n >= 2 for n in counts[:NUM_KINDS]) and all(m.kind == "chow" for m in melds):
+        if (
+            facts.needs_triplet
+            and not any(n >= 2 for n in counts[:NUM_KINDS])
+            and all(m.kind == "chow" for m in melds)
+        ):
             gap += 1
-        if variant == "siping" and not opened and not options.get("liting", False):
-            gap += 1
-    elif variant == "harbin":
-        if suits < 2:
-            gap += 1
-        if not any(every[t] for t in _HARBIN_TERMINALS):
-            gap += 1
-        if not opened:
+        if facts.must_open and not opened and not facts.open_waived(options):
             gap += 1
     if void is not None:
         gap += sum(counts[void * 9 : void * 9 + 9])
@@ -245,11 +235,17 @@ def _effective_kinds(
     return tuple(out)
 
 
-def _void_of(extra: Mapping[str, Any], variant: Variant) -> int | None:
-    if variant.key != "chengma":
-        return None
+def _void_of(extra: Mapping[str, Any]) -> int | None:
+    """The seat's void suit (定缺), where its flow's context has one (``extra.que``)."""
     que = extra.get("que")
     return "mps".index(que) if que in ("m", "p", "s") else None
+
+
+def _off_shape_waits(facts: BotFacts, options: Mapping[str, Any]) -> bool:
+    """Whether a hand may wait though its shape is not ready (四平 抻中发白, under its room
+    option): then every hand is asked of the hand rules."""
+    key = facts.off_shape_waits_with
+    return key is not None and bool(options.get(key, False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,9 +268,9 @@ class _Setting:
             state=state,
             seat=seat,
             unseen=unseen_counts(state, seat),
-            pairs=variant.key in _SEVEN_PAIRS and not melds,
-            special=bool(variant.key == "siping" and state.options.get("chen_zfb", False)),
-            void=_void_of(extra, variant),
+            pairs=variant.bots.seven_pairs and not melds,
+            special=_off_shape_waits(variant.bots, state.options),
+            void=_void_of(extra),
             seen={},  # 14-tile hands already judged (they recur between candidates)
         )
 
@@ -302,9 +298,11 @@ def hand_value(
         if shape <= 0:  # every wait is a kind the hand already holds four of
             return 1, (), ()
     opened = any(rules.meld_opens(m) for m in melds)
-    gap = condition_gap(variant.key, state.options, counts, melds, opened=opened, void=setting.void)
+    gap = condition_gap(
+        variant.bots, state.options, counts, melds, opened=opened, void=setting.void
+    )
     kinds = _effective_kinds(counts, need, unseen, shape, setting.pairs)
-    if shape == 1 and gap == 0 and variant.key in _CONDITIONED:
+    if shape == 1 and gap == 0 and variant.bots.conditioned:
         kinds = tuple(
             (t, n)
             for t, n in kinds

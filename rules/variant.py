@@ -7,11 +7,14 @@ in the registry (:mod:`rules.registry`). It holds
 * ``rules``: the hand rules, a :class:`~rules.wins.base.HandRules` (winning conditions, fan and
   payments: what the judge answers and the engine asks);
 * ``options``: its room options with their defaults and bounds (:mod:`rules.options`);
-* ``name``, ``fan`` and ``reasons``: the labels players read (:mod:`rules.i18n`).
+* ``name``, ``fan`` and ``reasons``: the labels players read (:mod:`rules.i18n`);
+* ``bots``: what the bots and the decision review estimate of its rules (:class:`BotFacts`);
+* ``judge_kinds``: its own judge case kinds beyond ``win`` and ``ting`` (:mod:`rules.judge`).
 
-The engine receives the object itself (``new_round(variant=VARIANTS["changchun"], …)``) and a
-round state carries it, so the core never looks a variant up and never imports a variant; the
-web layer builds its choices, option forms, schema and page labels from the registry.
+The engine receives the object itself (``new_round(variant=VARIANTS[key], …)``) and a round
+state carries it, so the core never looks a variant up and never imports a variant; the bots,
+the review and the judge read its facts instead of naming it; the web layer builds its choices,
+option forms, schema, page labels and page facts from the registry.
 
 Variants are compared by identity (there is one object per variant); a state stores only the
 key when it is written as JSON (:mod:`rules.persist`).
@@ -19,7 +22,7 @@ key when it is written as JSON (:mod:`rules.persist`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +31,64 @@ from rules.options import Option, validate_options
 
 if TYPE_CHECKING:
     from rules.engine.flow import Flow
+    from rules.tiles import Tile
     from rules.wins.base import HandRules
+
+
+@dataclass(frozen=True, slots=True)
+class BotFacts:
+    """What the bots (:mod:`rules.bots`) and the decision review (:mod:`rules.review`) estimate
+    of a variant beyond its hand rules: its winning conditions as a hand not yet ready is judged
+    against them (once ready in shape, the hand rules judge its waits exactly) and what a deal-in
+    costs. The defaults are a variant with no condition beyond the shape, where all three pay a
+    discard win."""
+
+    suit_gap: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Tiles a hand is estimated still to need for the suits its win needs, by how many of the
+    three suits (m, p, s) its tiles and melds hold: (3, 2, 1, 0) where all three are needed (长春,
+    四平 三门齐, each missing suit one tile), (1, 1, 0, 0) where two are (哈尔滨 ``one_suit``)."""
+    needs_one_of: frozenset[Tile] = frozenset()
+    """Kinds of which a win needs one, else one tile more (长春, 四平: a terminal or an honour;
+    哈尔滨: a terminal or 中); empty: none."""
+    needs_triplet: bool = False
+    """A win needs a pong or kong: a hand with no pair, no pong and no kong is one tile more (长春,
+    四平 ``no_triplet``)."""
+    must_open: bool = False
+    """A win needs an open hand (a chow, pong or exposed kong): a closed one is a tile more, and
+    ``normal`` opens it when that costs nothing (哈尔滨, 四平 ``not_opened``) …"""
+    open_waived_by: str | None = None
+    """… unless this room option is on (四平 ``liting``, 立听: a closed hand may win)."""
+    seven_pairs: bool = False
+    """Seven pairs (七对) win too (成麻)."""
+    off_shape_waits_with: str | None = None
+    """A room option with which a hand can wait though its shape is not ready (四平 ``chen_zfb``,
+    抻中发白): the review then asks the hand rules about every hand."""
+    discarder_pays_all: bool = False
+    """A discard win is paid by the discarder alone (立四, 台湾十六张, 成麻); elsewhere all three
+    pay and the discarder one share more, unless a room option (点炮全包, 包三家) makes it pay
+    for everyone."""
+    hard_folds: bool = False
+    """``hard`` folds against a ready opponent where the discarder pays alone: in 立四 and 成麻,
+    not in 台湾十六张, where the measured fold lost points (a ting declared by every ready hand is
+    a weak threat on one tile)."""
+    closed_scores: bool = False
+    """A hand never opened scores an item (长春 立胡, 台湾 门清): ``hard`` claims only what brings
+    its hand a tile closer."""
+
+    @property
+    def conditioned(self) -> bool:
+        """Whether the winning conditions can refuse a ready shape for a reason other than a
+        tile kind still to discard (suits, a kind, a triplet, an open hand)."""
+        return bool(any(self.suit_gap) or self.needs_one_of or self.needs_triplet or self.must_open)
+
+    def open_waived(self, options: Mapping[str, Any]) -> bool:
+        """Whether the room ``options`` let a closed hand win (:attr:`open_waived_by`)."""
+        return self.open_waived_by is not None and bool(options.get(self.open_waived_by, False))
+
+
+JudgeKind = Callable[["Variant", Mapping[str, Any]], dict[str, Any]]
+"""A judge case kind of a variant's own: the variant and the case in, the answer out (raises
+:class:`~rules.errors.InvalidCase` for a bad case)."""
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -47,6 +107,11 @@ class Variant:
     words: Mapping[str, Mapping[str, Label]] = field(default_factory=dict)
     """The variant's own groups of words for its pages (成麻: ``suits`` for 定缺, ``settle``
     for 呼叫转移 and the end-of-wall checks), group → key → label."""
+    bots: BotFacts = BotFacts()
+    """What the bots and the decision review estimate of its rules."""
+    judge_kinds: Mapping[str, JudgeKind] = field(default_factory=dict)
+    """The judge's case kinds of its own beyond ``win`` and ``ting`` (成麻: ``settle``), kind →
+    answer."""
 
     def __repr__(self) -> str:
         return f"<Variant {self.key}>"

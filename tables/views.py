@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import membership
 from accounts.codes import normalize_code
+from rules.registry import get_variant
 from tables import phrases, rooms, selectors
 from tables.errors import TableError
 from tables.forms import JoinRoomForm, RoomForm
@@ -92,11 +93,16 @@ def room_join(request: HttpRequest) -> HttpResponse:
 def room(request: HttpRequest, room_id: int) -> HttpResponse:
     """牌桌: the seats, and the live table (rendered by JavaScript from the websocket)."""
     the_room = _room_for(request, room_id)
+    flow = get_variant(the_room.variant).flow
     return render(
         request,
         "tables/table.html",
         {
             "room": the_room,
+            # The variant's facts the page's style and scripts read (never its key): the tiles
+            # of a hand (the 16-tile layout) and whether the engine wins for a ready player.
+            "hand_size": flow.hand_size,
+            "auto_win": flow.wins_after_ting,
             "my_seat": selectors.seat_of(the_room.pk, request.user),
             "table": selectors.table_message(the_room, request.user.pk),
             # What static/tables/extras.js needs: the quick phrases in the page's language and

@@ -18,9 +18,7 @@ from rules.bots.view import BotView
 from rules.hand import Meld, TingContext
 from rules.hints import analyse_waits
 from rules.registry import get_variant
-from rules.tiles import HONOR, NUM_KINDS, RED, Tile
-
-TERMINALS_AND_HONOURS = frozenset((0, 8, 9, 17, 18, 26, *range(HONOR, NUM_KINDS)))
+from rules.tiles import HONOR, NUM_KINDS, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,30 +53,29 @@ def void_suit(bv: BotView) -> int | None:
 
 
 def condition_penalty(bv: BotView, counts: Sequence[int], melds: Sequence[Meld]) -> int:
-    """Tiles a hand still needs beyond its shape to meet its variant's winning conditions
-    (an estimate; the conditions themselves are in ``rules/variants/<key>/wins.py``)."""
-    variant = bv.variant
-    every = list(counts)
-    for meld in melds:
-        for t in meld.tiles:
-            every[t] += 1
-    suits = sum(1 for s in range(3) if any(every[s * 9 : s * 9 + 9]))
+    """Tiles a hand still needs beyond its shape to meet its variant's winning conditions, as
+    its :class:`~rules.variant.BotFacts` estimate them (the conditions themselves are in
+    ``rules/variants/<key>/wins.py``): the suits it lacks, a kind it needs, a triplet, an open
+    hand, and every tile of a void suit still held."""
+    facts = bv.facts
     penalty = 0
-    opened = any(not m.concealed for m in melds)
-    if variant in ("changchun", "siping"):
-        penalty += 3 - suits
-        if not any(every[t] for t in TERMINALS_AND_HONOURS):
+    if facts.conditioned:
+        every = list(counts)
+        for meld in melds:
+            for t in meld.tiles:
+                every[t] += 1
+        suits = sum(1 for s in range(3) if any(every[s * 9 : s * 9 + 9]))
+        penalty += facts.suit_gap[suits]
+        if facts.needs_one_of and not any(every[t] for t in facts.needs_one_of):
             penalty += 1
-        if not any(n >= 2 for n in every) and not any(m.kind != "chow" for m in melds):
+        if (
+            facts.needs_triplet
+            and not any(n >= 2 for n in every)
+            and not any(m.kind != "chow" for m in melds)
+        ):
             penalty += 1
-        if variant == "siping" and not opened and not bv.options.get("liting", False):
-            penalty += 1
-    elif variant == "harbin":
-        if suits < 2:
-            penalty += 1
-        if not any(every[t] for t in (0, 8, 9, 17, 18, 26, RED)):
-            penalty += 1
-        if not opened:
+        opened = any(not m.concealed for m in melds)
+        if facts.must_open and not opened and not facts.open_waived(bv.options):
             penalty += 1
     void = void_suit(bv)
     if void is not None:
@@ -110,10 +107,6 @@ def need_of(counts: Sequence[int]) -> int:
     return sum(counts) // 3
 
 
-SEVEN_PAIRS = frozenset({"chengma"})
-"""Variants where seven pairs (七对) win too."""
-
-
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
     """Shanten of seven pairs (four equal tiles count as two pairs, as 成麻 reads them)."""
     return 6 - sum(n // 2 for n in counts)
@@ -125,7 +118,7 @@ def value_of(
     """The worth of a 3n+1 hand (``counts`` concealed, ``melds``) from this seat's view."""
     need = need_of(counts)
     base = shanten(counts, need)
-    if bv.variant in SEVEN_PAIRS and not melds:
+    if bv.facts.seven_pairs and not melds:
         pairs = seven_pairs_shanten(counts)
         if pairs < base:
             base = pairs
@@ -159,7 +152,7 @@ def discard_values(
     tiles are counted only for the discards that reach the best rough shanten (the others lose),
     or the next one when none of those stays as good once judged exactly."""
     shapes: dict[Tile, int] = {}
-    pairs = bv.variant in SEVEN_PAIRS and not melds
+    pairs = bv.facts.seven_pairs and not melds
     for tile in candidates:
         counts[tile] -= 1
         shape = shanten(counts, need_of(counts))
@@ -195,19 +188,19 @@ def threats(bv: BotView) -> list[int]:
     return out
 
 
-DISCARDER_PAYS_ALL = frozenset({"taiwan16", "taiyuan_lisi", "chengma"})
-"""Variants where a discard win is paid by the discarder alone; elsewhere (Changchun, Harbin,
-Siping) all three pay and the discarder only one share more (``dianpao``), unless a room
-option (点炮全包 / 包三家) makes the discarder pay for everyone."""
+def discarder_pays_all(bv: BotView) -> bool:
+    """Whether a discard win is paid by the discarder alone: the variant's rule
+    (:attr:`~rules.variant.BotFacts.discarder_pays_all`) or the room's 点炮全包 / 包三家 option;
+    elsewhere all three pay and the discarder only one share more (``dianpao``)."""
+    return bv.facts.discarder_pays_all or bool(
+        bv.options.get("dianpao_quanbao") or bv.options.get("dianpao_baosan")
+    )
 
 
 def fold_from(bv: BotView) -> int:
     """The shanten from which a hand folds against a ready opponent: dealing in costs the
     discarder everything where it pays alone, one share more where all pay."""
-    alone = bv.variant in DISCARDER_PAYS_ALL or bool(
-        bv.options.get("dianpao_quanbao") or bv.options.get("dianpao_baosan")
-    )
-    return 2 if alone else 3
+    return 2 if discarder_pays_all(bv) else 3
 
 
 def danger(bv: BotView, tile: Tile, against: Sequence[int]) -> float:

@@ -5,11 +5,13 @@ costs, and 成麻's void suit chosen by what is left of the hand.
   the one whose waits are worth the most points in the
   variant's own payments (:func:`rules.bots.value.ready_value`), not the one with the most
   winning tiles.
-* **Claims** (:func:`claim_worth_it`): where a closed hand scores (:data:`CLOSED_SCORES`), only
-  those that bring the hand a tile closer; elsewhere as ``normal``.
+* **Claims** (:func:`claim_worth_it`): where a closed hand scores
+  (:attr:`~rules.variant.BotFacts.closed_scores`), only those that bring the hand a tile closer;
+  elsewhere as ``normal``.
 * **Defence** (:func:`defends`, :data:`FOLD_FROM`, :func:`rules.bots.evaluate.danger`) against a
   declared ting or an opponent with three melds: folding only where the discarder pays a win
-  alone (Li-Si, 成麻, or a 点炮全包 / 包三家 room). Where everyone pays (Changchun, Harbin, Siping)
+  alone (:attr:`~rules.variant.BotFacts.hard_folds`: Li-Si, 成麻; or a 点炮全包 / 包三家 room).
+  Where everyone pays (Changchun, Harbin, Siping)
   a deal-in costs the discarder one share more than the others, the same as the winner's
   self-draw would have cost it, and in Taiwan, where the measured fold lost points (a ting
   declared by every ready hand is a weak threat on one tile), ``hard`` plays on and only takes
@@ -28,7 +30,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rules.bots.evaluate import DISCARDER_PAYS_ALL, HandValue, danger, threats
+from rules.bots.evaluate import HandValue, danger, threats
 from rules.bots.policy import Player, _usefulness
 from rules.bots.shanten import effective_tiles
 from rules.bots.value import ready_value
@@ -39,14 +41,11 @@ from rules.tiles import Tile
 SUITS = "mps"
 
 
-FOLDS = DISCARDER_PAYS_ALL - {"taiwan16"}
-"""Variants where ``hard`` folds: the discarder pays alone (Taiwan aside, see the module)."""
-
-
 def defends(bv: BotView) -> bool:
     """Whether ``hard`` folds: the discarder pays a discard win alone (the variant's rule,
-    :data:`FOLDS`, or the room's 点炮全包 / 包三家 option)."""
-    return bv.variant in FOLDS or bool(
+    :attr:`~rules.variant.BotFacts.hard_folds`: Taiwan aside, see the module; or the room's
+    点炮全包 / 包三家 option)."""
+    return bv.facts.hard_folds or bool(
         bv.options.get("dianpao_quanbao") or bv.options.get("dianpao_baosan")
     )
 
@@ -97,12 +96,6 @@ def exchange_cost(bv: BotView, counts: Sequence[int], tiles: Sequence[Tile]) -> 
         rest[t] -= 1
     best = min(void_cost(bv, rest, s) for s in range(3))
     return (*best, sum(_usefulness(t, counts) for t in tiles))
-
-
-CLOSED_SCORES = frozenset({"changchun", "taiwan16"})
-"""Variants where a hand never opened scores an item: 长春 立胡 (+1 fan: every payment doubles),
-台湾 门清 (+1 tai, 3 with 自摸). Elsewhere a hand must open (哈尔滨, 四平) or scores nothing for
-staying closed (立四, 成麻), and ``hard`` claims as ``normal`` does."""
 
 
 def claim_worth_it(
@@ -156,9 +149,11 @@ class HardPlayer(Player):
         best_key: tuple[int, int],
         must_open: bool,
     ) -> bool:
-        """Where a closed hand scores (:data:`CLOSED_SCORES`), a claim only when it brings the
-        hand a tile closer (:func:`claim_worth_it`); elsewhere ``normal``'s rule."""
-        if self.bv.variant not in CLOSED_SCORES:
+        """Where a closed hand scores (:attr:`~rules.variant.BotFacts.closed_scores`: 长春 立胡,
+        +1 fan: every payment doubles; 台湾 门清, +1 tai, 3 with 自摸), a claim only when it brings
+        the hand a tile closer (:func:`claim_worth_it`); elsewhere (a hand that must open, or
+        scores nothing for staying closed) ``normal``'s rule."""
+        if not self.bv.facts.closed_scores:
             return super()._worth_claiming(
                 action, now, after, best_key=best_key, must_open=must_open
             )

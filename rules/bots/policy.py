@@ -50,7 +50,6 @@ from rules.tiles import Tile
 Policy = Callable[[BotView, random.Random], Action]
 
 _WINS = (SelfDrawWin, DeclareWin)
-_OPEN_TO_WIN = frozenset({"harbin", "siping"})
 
 
 # --- basic: the pre-issue-19 bot, on views ---------------------------------------------------
@@ -222,9 +221,12 @@ class Player:
         if tile is None:
             return pass_action
         now = value_of(bv, self.counts, bv.melds, effective=self.effective)
-        must_open = bv.variant in _OPEN_TO_WIN and not any(not m.concealed for m in bv.melds)
-        if bv.variant == "siping" and bv.options.get("liting", False):
-            must_open = False
+        facts = bv.facts
+        must_open = (
+            facts.must_open
+            and not any(not m.concealed for m in bv.melds)
+            and not facts.open_waived(bv.options)
+        )
         best_action: Action = pass_action
         best_key = now.key()
         for action in legal:
@@ -258,7 +260,7 @@ class Player:
         return isinstance(action, ExposedKong) and after.shanten <= now.shanten
 
     def _easy_claim(self, legal: Sequence[Action], pass_action: Action) -> Action:
-        """简单: a pong only when it brings the hand a step closer; a harbin 吃听 always."""
+        """简单: a pong only when it brings the hand a step closer; a 吃听 (哈尔滨) always."""
         bv = self.bv
         tile = _phase_tile(bv)
         if tile is None:

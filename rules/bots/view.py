@@ -16,7 +16,9 @@ from typing import Any
 
 from rules.engine.actions import ACTION_TYPES, Action
 from rules.hand import Meld, MeldKind, SpecialKongName
+from rules.registry import get_variant
 from rules.tiles import NUM_KINDS, NUM_KINDS_WITH_FLOWERS, Tile, tile_name
+from rules.variant import BotFacts
 
 TILE_OF: Mapping[str, Tile] = {tile_name(t): t for t in range(NUM_KINDS_WITH_FLOWERS)}
 """Tile name (``"5m"``) → kind: the view's notation read without the parser's generality."""
@@ -44,6 +46,8 @@ class BotView:
     """A seat's view as kinds: ``hand`` is every concealed tile (the drawn tile included)."""
 
     variant: str
+    facts: BotFacts
+    """What the bots estimate of the variant's rules (its :attr:`~rules.variant.Variant.bots`)."""
     seat: int
     dealer: int
     round_wind: Tile
@@ -141,8 +145,10 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
     if _suit_index(que) is not None:
         extra["que"] = que  # as 成麻's hand rules read it (their context's ``extra.que``)
     opened = tuple(bool(s["opened"]) for s in seats)
+    variant = str(view["variant"])
     return BotView(
-        variant=str(view["variant"]),
+        variant=variant,
+        facts=get_variant(variant).bots,
         seat=me,
         dealer=int(view["dealer"]),
         round_wind=round_wind,

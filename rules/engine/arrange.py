@@ -1,7 +1,8 @@
 """Build a round from chosen hands and wall: for tests, puzzles and bug reports.
 
 >>> from rules.registry import VARIANTS
->>> state = arrange_round(VARIANTS["changchun"], hands=["123456789m12345p", "", "", ""], live="6p")
+>>> variant = next(iter(VARIANTS.values()))  # the registry's first
+>>> state = arrange_round(variant, hands=["123456789m12345p", "", "", ""], live="6p")
 >>> state.seats[0].drawn, len(state.seats[1].concealed), state.wall[state.live]
 (13, 13, 14)
 """

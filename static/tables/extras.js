@@ -14,10 +14,12 @@ const WIN_KINDS = new Set(["self_draw_win", "declare_win"]);
 const KONG_KINDS = new Set(["exposed_kong", "concealed_kong", "added_kong", "special_kong", "add_to_special_kong"]);
 const CHOW_KINDS = new Set(["chow", "chow_ting"]);
 
-/** Li-Si wins by itself after 报听 (taiyuan_lisi.md, *Play*: "the engine wins for them
- *  automatically"): no win is ever offered there, so no auto-win toggle either. */
-export function offersAutoWin(variant) {
-  return variant !== "taiyuan_lisi";
+/** Whether the page offers an auto-win toggle: not where the engine itself wins for a ready
+ *  player after 报听 (taiyuan_lisi.md, *Play*: "the engine wins for them automatically"): no win
+ *  is ever offered there. `dataset` is the table element's: the variant's fact arrives as
+ *  `data-auto-win` (the server's `Flow.wins_after_ting`). */
+export function offersAutoWin(dataset) {
+  return dataset.autoWin !== "true";
 }
 
 /** The big word over a seat for an event, or null: `{seat, word, kind}`. */
@@ -58,9 +60,10 @@ export function matchScores(state) {
 }
 
 /** The move the player's toggles make now, or null: a legal action of the current decision.
- *  `toggles`: {win, pass, discard}. Never a choice the toggles do not name: a claim window that
- *  offers a win is left to the player unless auto-win is on; 定缺 and 换三张 are never touched. */
-export function autoAction(state, toggles, variant) {
+ *  `toggles`: {win, pass, discard}; `winToggle`: whether the page offers auto-win
+ *  (`offersAutoWin`). Never a choice the toggles do not name: a claim window that offers a win
+ *  is left to the player unless auto-win is on; 定缺 and 换三张 are never touched. */
+export function autoAction(state, toggles, winToggle) {
   const v = state.decision && state.decision.view;
   const you = state.table ? state.table.you : null;
   if (!v || you === null || you === undefined || state.pending) return null;
@@ -68,7 +71,7 @@ export function autoAction(state, toggles, variant) {
   if (!legal.length) return null;
   const phase = v.phase || {};
   const win = legal.find((a) => WIN_KINDS.has(a.kind));
-  if (win && toggles.win && offersAutoWin(variant)) return win;
+  if (win && toggles.win && winToggle) return win;
   if (phase.kind === "claims" || phase.kind === "rob_kong") {
     if (win || !toggles.pass) return null;
     return legal.find((a) => a.kind === "pass") || null;
@@ -115,7 +118,7 @@ function node(tag, className, text) {
 
 function start(app) {
   const room = app.dataset.room;
-  const variant = app.dataset.variant;
+  const winToggle = offersAutoWin(app.dataset);
   const state = () => app.tableState();
   const data = document.getElementById("table-extras");
   const extras = data ? JSON.parse(data.textContent) : {};
@@ -233,7 +236,7 @@ function start(app) {
   };
   const boxes = node("div", "extras-toggles");
   for (const name of TOGGLES) {
-    if (name === "win" && !offersAutoWin(variant)) continue;
+    if (name === "win" && !winToggle) continue;
     const label = node("label", "extras-toggle");
     const box = node("input");
     box.type = "checkbox";
@@ -247,7 +250,7 @@ function start(app) {
     label.append(box, document.createTextNode(` ${names[name]}`));
     boxes.append(label);
   }
-  if (!offersAutoWin(variant)) boxes.append(node("span", "extras-note", _("立四报听后会自动胡牌，无需开关")));
+  if (!winToggle) boxes.append(node("span", "extras-note", _("报听后会自动胡牌，无需开关")));
   panel.append(boxes);
 
   const phraseBox = node("details", "extras-phrases");
@@ -285,12 +288,12 @@ function start(app) {
     if (autoTimer !== null) clearTimeout(autoTimer);
     const s = state();
     const version = s.decision ? s.decision.version : null;
-    if (!autoAction(s, toggles, variant)) return;
+    if (!autoAction(s, toggles, winToggle)) return;
     autoTimer = setTimeout(() => {
       autoTimer = null;
       const now = state();
       if (!now.decision || now.decision.version !== version) return;
-      const action = autoAction(now, toggles, variant);
+      const action = autoAction(now, toggles, winToggle);
       if (action && typeof app.tableAct === "function") app.tableAct(action);
     }, AUTO_DELAY_MS);
   }

@@ -46,10 +46,10 @@ test("the plates' scores: the server's totals, plus the round just ended when no
 
 test("auto-pass answers a claim window with 过 only when switched on", () => {
   const claim = stateWith(fixture("claim"));
-  assert.equal(autoAction(claim, NONE, "changchun"), null);
-  assert.deepEqual(autoAction(claim, { ...NONE, pass: true }, "changchun"), { kind: "pass", seat: 1 });
+  assert.equal(autoAction(claim, NONE, true), null);
+  assert.deepEqual(autoAction(claim, { ...NONE, pass: true }, true), { kind: "pass", seat: 1 });
   // What it returns is one of the decision's legal actions, as the page's ui/act requires.
-  const [, effects] = reduce(claim, { type: "ui/act", action: autoAction(claim, ALL, "changchun"), now: 1 });
+  const [, effects] = reduce(claim, { type: "ui/act", action: autoAction(claim, ALL, true), now: 1 });
   assert.equal(effects[0].message.action.kind, "pass");
 });
 
@@ -58,10 +58,12 @@ test("a claim window that offers a win is left to the player unless auto-win is 
   const win = { kind: "declare_win", seat: 1 };
   decision.legal_actions = [win, ...decision.legal_actions];
   const claim = stateWith(decision);
-  assert.equal(autoAction(claim, { ...NONE, pass: true }, "changchun"), null);
-  assert.deepEqual(autoAction(claim, ALL, "changchun"), win);
-  assert.equal(autoAction(claim, ALL, "taiyuan_lisi"), null); // Li-Si wins by itself
-  assert.equal(offersAutoWin("taiyuan_lisi"), false);
+  assert.equal(autoAction(claim, { ...NONE, pass: true }, true), null);
+  assert.deepEqual(autoAction(claim, ALL, true), win);
+  assert.equal(autoAction(claim, ALL, false), null); // Li-Si wins by itself: no toggle
+  // The page says so with the variant's fact (data-auto-win), never its key.
+  assert.equal(offersAutoWin({ autoWin: "true" }), false);
+  assert.equal(offersAutoWin({ autoWin: "false" }), true);
 });
 
 test("auto-discard throws the drawn tile, never a ting discard, never a 立牌 choice it was not given", () => {
@@ -69,12 +71,12 @@ test("auto-discard throws the drawn tile, never a ting discard, never a 立牌 c
   const you = decision.view.you;
   decision.view.seats[you].drawn = "9s";
   const turn = stateWith(decision);
-  assert.equal(autoAction(turn, NONE, "taiyuan_lisi"), null);
-  assert.deepEqual(autoAction(turn, { ...NONE, discard: true }, "taiyuan_lisi"), { kind: "discard", seat: you, tile: "9s", ting: false });
+  assert.equal(autoAction(turn, NONE, false), null);
+  assert.deepEqual(autoAction(turn, { ...NONE, discard: true }, false), { kind: "discard", seat: you, tile: "9s", ting: false });
   decision.view.seats[you].drawn = "5z"; // legal only as the ting discard
-  assert.equal(autoAction(stateWith(decision), { ...NONE, discard: true }, "taiyuan_lisi"), null);
+  assert.equal(autoAction(stateWith(decision), { ...NONE, discard: true }, false), null);
   decision.view.seats[you].drawn = null; // after a pong: no drawn tile, the player chooses
-  assert.equal(autoAction(stateWith(decision), ALL, "taiyuan_lisi"), null);
+  assert.equal(autoAction(stateWith(decision), ALL, false), null);
 });
 
 test("the toggles are off by default and kept per room", () => {

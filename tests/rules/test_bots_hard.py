@@ -10,7 +10,6 @@ from dataclasses import replace
 from rules.bots import choose_action
 from rules.bots.evaluate import HandValue, counts_of, discard_values
 from rules.bots.hard import (
-    CLOSED_SCORES,
     HardPlayer,
     claim_worth_it,
     defends,
@@ -198,4 +197,4 @@ def test_claims_where_a_closed_hand_scores_only_bring_the_hand_closer() -> None:
         player = HardPlayer(_view(variant, "123456789m1234p"), random.Random(0))
         made = player._worth_claiming(chow, now, wider, best_key=now.key(), must_open=False)
         assert made is not closed_scores
-        assert (variant in CLOSED_SCORES) is closed_scores
+        assert VARIANTS[variant].bots.closed_scores is closed_scores

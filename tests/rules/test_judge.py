@@ -200,3 +200,29 @@ def test_a_program_talking_to_the_judge_gets_each_answer_before_its_next_line() 
     finally:
         judge.stdin.close()
         judge.wait(timeout=30)
+
+
+SETTLE = {
+    "id": "s",
+    "kind": "settle",
+    "variant": "chengma",
+    "dealer": 0,
+    "seats": [
+        {"won": True, "que": "s"},
+        {"hand": "1112345678999s", "que": "m"},
+        {"won": True, "que": "p"},
+        {"hand": "1358m 123679p", "melds": [{"type": "kong", "tiles": "4444m"}], "que": "s"},
+    ],
+}
+
+
+def test_a_kind_of_a_variant_s_own_is_answered_for_that_variant_only():
+    from rules.registry import JUDGED
+
+    own = [key for key in JUDGED if "settle" in JUDGED[key].judge_kinds]
+    other = next(key for key in JUDGED if key not in own)
+    assert judge_line(json.dumps(SETTLE))["status"][1] == "ready"
+    refused = judge_line(json.dumps({**SETTLE, "variant": other}))
+    assert refused["error"] == "kind must be 'win' or 'ting', got 'settle'"
+    unknown = judge_line(json.dumps({**SETTLE, "variant": "nowhere"}))
+    assert "unknown variant" in unknown["error"]

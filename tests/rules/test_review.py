@@ -97,6 +97,15 @@ def test_harbin_and_siping_a_closed_hand_cannot_win_and_siping_s_liting_lets_it(
     assert liting["7z"] == (1, 0, [], ("no_triplet",))
 
 
+def test_siping_s_chen_zfb_has_the_hand_rules_judge_a_hand_its_shape_counts_far() -> None:
+    # Two of 中发白 wait on the third under 抻中发白: the shape alone counts 56z as two tiles
+    # away, the hand rules see a wait (refused here: the hand is closed).
+    hand = "123m456p789s11p56z9s"
+    assert _analysis(_table("siping", hand))["9s"] == (2, 8, ["1p", "5z", "6z"], ())
+    chen = _analysis(_table("siping", hand, options={"chen_zfb": True}))
+    assert chen["9s"] == (1, 0, [], ("not_opened",))
+
+
 def test_taiyuan_lisi_has_no_condition_beyond_the_shape() -> None:
     found = _analysis(_table("taiyuan_lisi", "123m456m789p23s11s7z"))
     assert found["7z"] == (0, 6, ["1s", "4s"], ())

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from rules.registry import VARIANTS
 from tables.models import Room, Seat
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +75,19 @@ def test_the_table_page_renders_for_members_only(
     assert reverse("javascript-catalog") in page.content.decode()
     client.force_login(make_user("stranger"))
     assert client.get(reverse("tables:room", args=[room.pk])).status_code == 404
+
+
+@pytest.mark.parametrize("key", list(VARIANTS))
+def test_the_table_page_sends_its_variant_s_facts_for_the_style_and_scripts(
+    client: Any, room: Any, players: list[Any], key: str
+) -> None:
+    # table.css lays 16 tiles out by data-hand-size; extras.js offers auto-win by data-auto-win.
+    Room.objects.filter(pk=room.pk).update(variant=key)
+    client.force_login(players[0])
+    page = client.get(reverse("tables:room", args=[room.pk])).content.decode()
+    flow = VARIANTS[key].flow
+    assert f'data-hand-size="{flow.hand_size}"' in page
+    assert f'data-auto-win="{"true" if flow.wins_after_ting else "false"}"' in page
 
 
 def test_sit_ready_and_leave_by_post(client: Any, room: Any, players: list[Any]) -> None:

@@ -7,7 +7,8 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.tiles import HONOURS, TERMINALS
+from rules.variant import BotFacts, Variant
 from rules.variants.changchun.flow import ChangchunFlow
 from rules.variants.changchun.labels import FAN, NAME, REASONS
 from rules.variants.changchun.options import OPTIONS
@@ -21,4 +22,10 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
+    bots=BotFacts(
+        suit_gap=(3, 2, 1, 0),  # 三门齐 (*Winning conditions* 3)
+        needs_one_of=frozenset((*TERMINALS, *HONOURS)),  # a 1 or 9, or any honour (4)
+        needs_triplet=True,  # a pong or kong (5)
+        closed_scores=True,  # 立胡
+    ),
 )

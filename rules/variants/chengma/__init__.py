@@ -2,14 +2,16 @@
 
 ``flow.py`` the round flow (定缺, 血战到底, 一炮多响, 刮风下雨, the end-of-wall checks),
 ``wins.py`` winning conditions, fan, payments and the checks, ``options.py`` the room options
-with their bounds, ``labels.py`` what players read. :data:`VARIANT` is the one object the
-registry (:mod:`rules.registry`) lists and the engine is handed.
+with their bounds, ``labels.py`` what players read, ``judge.py`` the judge's ``kind: settle``.
+:data:`VARIANT` is the one object the registry (:mod:`rules.registry`) lists and the engine is
+handed.
 """
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.variant import BotFacts, Variant
 from rules.variants.chengma.flow import ChengmaFlow
+from rules.variants.chengma.judge import judge_settle
 from rules.variants.chengma.labels import FAN, NAME, REASONS, SETTLE, SUITS
 from rules.variants.chengma.options import OPTIONS
 from rules.variants.chengma.wins import ChengmaRules
@@ -23,4 +25,6 @@ VARIANT = Variant(
     fan=FAN,
     reasons=REASONS,
     words={"suits": SUITS, "settle": SETTLE},
+    judge_kinds={"settle": judge_settle},
+    bots=BotFacts(seven_pairs=True, discarder_pays_all=True, hard_folds=True),
 )

@@ -7,7 +7,8 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.tiles import RED, TERMINALS
+from rules.variant import BotFacts, Variant
 from rules.variants.harbin.flow import HarbinFlow
 from rules.variants.harbin.labels import FAN, NAME, REASONS
 from rules.variants.harbin.options import OPTIONS
@@ -21,4 +22,9 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
+    bots=BotFacts(
+        suit_gap=(1, 1, 0, 0),  # ``one_suit``: two suits (*Play*, ting condition 2)
+        needs_one_of=frozenset((*TERMINALS, RED)),  # a 1 or 9, or a 中 (3)
+        must_open=True,  # ``not_opened`` (1)
+    ),
 )

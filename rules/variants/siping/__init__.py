@@ -7,7 +7,8 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.tiles import HONOURS, TERMINALS
+from rules.variant import BotFacts, Variant
 from rules.variants.siping.flow import SipingFlow
 from rules.variants.siping.labels import FAN, NAME, REASONS
 from rules.variants.siping.options import OPTIONS
@@ -21,4 +22,12 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
+    bots=BotFacts(
+        suit_gap=(3, 2, 1, 0),  # 三门齐 (*Winning conditions* 4)
+        needs_one_of=frozenset((*TERMINALS, *HONOURS)),  # a 1 or 9, or any honour (5)
+        needs_triplet=True,  # a pong or kong (6)
+        must_open=True,  # ``not_opened`` (3) …
+        open_waived_by="liting",  # … unless 立听 is allowed
+        off_shape_waits_with="chen_zfb",  # 抻中发白 waits on the third dragon
+    ),
 )

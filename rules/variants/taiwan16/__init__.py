@@ -7,7 +7,7 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.variant import BotFacts, Variant
 from rules.variants.taiwan16.flow import Taiwan16Flow
 from rules.variants.taiwan16.labels import FAN, NAME, REASONS
 from rules.variants.taiwan16.options import OPTIONS
@@ -21,4 +21,5 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
+    bots=BotFacts(discarder_pays_all=True, closed_scores=True),  # 門清 scores
 )

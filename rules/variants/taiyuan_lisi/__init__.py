@@ -7,7 +7,7 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
-from rules.variant import Variant
+from rules.variant import BotFacts, Variant
 from rules.variants.taiyuan_lisi.flow import TaiyuanLisiFlow
 from rules.variants.taiyuan_lisi.labels import FAN, NAME, REASONS
 from rules.variants.taiyuan_lisi.options import OPTIONS
@@ -21,4 +21,5 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
+    bots=BotFacts(discarder_pays_all=True, hard_folds=True),
 )
