@@ -1,6 +1,6 @@
 """Rooms (房间): a table opened in a club with a variant and its room options.
 
-A room is self-contained: seats, matches and rounds will point at it (another issue adds them).
+Its seats, matches and rounds point at it; a room's variant is a key of the registry.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ named in the page's language (``Variant.values``, ``Variant.choices``, ``Variant
 def variant_choices() -> list[tuple[str, str]]:
     """The model fields' choices, read from the registry when asked: a new variant needs no
     migration (Django stores a reference to this function, not the list)."""
-    return list(Variant.choices)
+    return [(key, lazy(variant.name.name)) for key, variant in VARIANTS.items()]
 
 
 def new_room_code() -> str:
