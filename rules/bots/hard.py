@@ -99,10 +99,13 @@ def exchange_cost(bv: BotView, counts: Sequence[int], tiles: Sequence[Tile]) -> 
     return (*best, sum(_usefulness(t, counts) for t in tiles))
 
 
-CLOSED_SCORES = frozenset({"changchun", "taiwan16"})
-"""Variants where a hand never opened scores an item: 长春 立胡 (+1 fan: every payment doubles),
-台湾 门清 (+1 tai, 3 with 自摸). Elsewhere a hand must open (哈尔滨, 四平) or scores nothing for
-staying closed (立四, 成麻), and ``hard`` claims as ``normal`` does."""
+CLOSED_SCORES = frozenset({"taiwan16"})
+"""Variants where ``hard`` keeps a closed hand for its item: 台湾 门清 (+1 tai, 3 with 自摸).
+Elsewhere a hand must open (哈尔滨, 四平) or scores nothing for staying closed (立四, 成麻), or
+being ready early is worth more than the item: 长春's 立胡 (+1 fan) came in only one win in ten
+of ``normal``'s games, while a declared ting sees the treasure (摸宝 / 对宝, +2 fan and a
+self-draw; half the points won there); keeping 立胡 by claiming only what brings the hand a
+tile closer cost ``hard`` wins and points in the arena. There ``hard`` claims as ``normal``."""
 
 
 def claim_worth_it(
