@@ -72,8 +72,13 @@ class BotFacts:
     not in 台湾十六张, where the measured fold lost points (a ting declared by every ready hand is
     a weak threat on one tile)."""
     closed_scores: bool = False
-    """A hand never opened scores an item (长春 立胡, 台湾 门清): ``hard`` claims only what brings
-    its hand a tile closer."""
+    """A hand never opened scores an item worth keeping it closed for (台湾 门清): ``hard`` claims
+    only what brings its hand a tile closer. Not 长春's 立胡: there being ready early, to see
+    the treasure, is worth more (measured in ``bench/results/bots.md``)."""
+    treasure_wild: bool = False
+    """A declared ready hand may win on the treasure (长春 摸宝 / 对宝, +2 fan and a self-draw):
+    ``hard`` counts it as one more winning copy worth several times its best wait
+    (:func:`rules.bots.value.ready_value`)."""
 
     @property
     def conditioned(self) -> bool:

@@ -149,7 +149,7 @@ class HardPlayer(Player):
         best_key: tuple[int, int],
         must_open: bool,
     ) -> bool:
-        """Where a closed hand scores (:attr:`~rules.variant.BotFacts.closed_scores`: 长春 立胡,
+        """Where a closed hand scores (:attr:`~rules.variant.BotFacts.closed_scores`: 台湾 门清,
         +1 fan: every payment doubles; 台湾 门清, +1 tai, 3 with 自摸), a claim only when it brings
         the hand a tile closer (:func:`claim_worth_it`); elsewhere (a hand that must open, or
         scores nothing for staying closed) ``normal``'s rule."""

@@ -88,24 +88,42 @@ def win_gain(bv: BotView, counts: Sequence[int], melds: tuple[Meld, ...], tile: 
     return gain
 
 
-def win_chance(copies: int) -> float:
+def win_chance(copies: float) -> float:
     """The proxy chance that a ready hand with ``copies`` unseen winning tiles wins
     (:data:`RACE`)."""
     return copies / (copies + RACE) if copies > 0 else 0.0
+
+
+TREASURE_COPIES = 1.0
+"""The treasure counted as this many more winning copies (it wins only self-drawn, after the
+ting is declared and the treasure picked: in ``normal``'s games about one win in six is a
+treasure win against five on the waits themselves)."""
+
+TREASURE_FACTOR = 4
+"""A treasure win's gain over the same self-drawn win (+2 fan)."""
 
 
 def ready_value(
     bv: BotView, counts: Sequence[int], melds: tuple[Meld, ...], waits: Sequence[Tile]
 ) -> float:
     """Expected points of a ready 3n+1 hand with legal ``waits``: the chance of a win
-    (:func:`win_chance` of all unseen winning copies) times the mean gain per winning copy."""
-    copies = 0
-    weighted = 0
+    (:func:`win_chance` of all unseen winning copies) times the mean gain per winning copy.
+    Where a treasure is wild (:attr:`~rules.variant.BotFacts.treasure_wild`), it counts as
+    :data:`TREASURE_COPIES` more copies worth :data:`TREASURE_FACTOR` times the best wait's
+    gain, so a wait that scores more (夹胡) weighs more against a wider one."""
+    copies: float = 0
+    weighted: float = 0
+    best = 0
     for tile in waits:
         left = bv.unseen[tile]
+        gain = win_gain(bv, counts, melds, tile) if left or bv.facts.treasure_wild else 0
+        best = max(best, gain)
         if left:
             copies += left
-            weighted += left * win_gain(bv, counts, melds, tile)
+            weighted += left * gain
+    if bv.facts.treasure_wild and best:
+        copies += TREASURE_COPIES
+        weighted += TREASURE_COPIES * TREASURE_FACTOR * best
     if not copies:
         return 0.0
     return win_chance(copies) * weighted / copies

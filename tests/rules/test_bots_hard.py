@@ -78,8 +78,27 @@ def test_ready_value_weighs_copies_less_than_proportionally() -> None:
     hand = counts_of(parse_tiles("111m234p789s55s56p"))
     waits = tuple(parse_tiles("4p7p"))
     dead = replace(bv, unseen=tuple(0 if t in waits else n for t, n in enumerate(bv.unseen)))
-    assert ready_value(dead, hand, (), waits) == 0.0
+    no_treasure = replace(dead, facts=replace(dead.facts, treasure_wild=False))
+    assert ready_value(no_treasure, hand, (), waits) == 0.0
     assert ready_value(bv, hand, (), waits) > 0.0
+
+
+def test_the_changchun_treasure_wins_on_dead_waits_and_favours_the_closed_wait() -> None:
+    """长春: a declared ting wins with the treasure (摸宝, +2 fan) whatever its waits' copies, so a
+    hand whose waits are all seen is still worth something, and a closed wait (夹胡, ×2) with one
+    copy left beats the two-sided wait on the same tile and another (four copies), which it would
+    not without the treasure."""
+    bv = _view("changchun", "111m234p789s55s56p8p")
+    ryanmen = counts_of(parse_tiles("111m234p789s55s56p"))
+    kanchan = counts_of(parse_tiles("111m234p789s55s68p"))
+    waits = tuple(parse_tiles("4p7p"))
+    (seven,) = parse_tiles("7p")
+    dead = replace(bv, unseen=tuple(0 if t in waits else n for t, n in enumerate(bv.unseen)))
+    assert 0.0 < ready_value(dead, ryanmen, (), waits) < ready_value(bv, ryanmen, (), waits)
+    one_left = replace(bv, unseen=tuple(1 if t == seven else n for t, n in enumerate(bv.unseen)))
+    assert ready_value(one_left, kanchan, (), (seven,)) > ready_value(one_left, ryanmen, (), waits)
+    tame = replace(one_left, facts=replace(one_left.facts, treasure_wild=False))
+    assert ready_value(tame, kanchan, (), (seven,)) < ready_value(tame, ryanmen, (), waits)
 
 
 def test_rank_by_value_leaves_hands_that_are_not_ready_alone() -> None:
@@ -183,9 +202,10 @@ def test_hard_is_reachable_by_name() -> None:
 
 
 def test_claims_where_a_closed_hand_scores_only_bring_the_hand_closer() -> None:
-    """长春 (立胡) / 台湾 (门清): a chow that only adds effective tiles keeps the hand closed under
-    ``hard`` (``normal`` claims it); one that lowers the shanten, or opens a hand that must be
-    opened (哈尔滨, 四平), is made."""
+    """台湾 (门清): a chow that only adds effective tiles keeps the hand closed under ``hard``
+    (``normal`` claims it); one that lowers the shanten, or opens a hand that must be opened
+    (哈尔滨, 四平), is made. 长春 claims as ``normal``: its ting sees the treasure, worth more
+    than 立胡."""
     chow = Chow(seat=0, tiles=(0, 1, 2))
     now = HandValue(2, 20)
     wider = HandValue(2, 30)
@@ -193,7 +213,7 @@ def test_claims_where_a_closed_hand_scores_only_bring_the_hand_closer() -> None:
     assert not claim_worth_it(chow, now, wider, best_key=now.key(), must_open=False)
     assert claim_worth_it(chow, now, closer, best_key=now.key(), must_open=False)
     assert claim_worth_it(chow, now, wider, best_key=now.key(), must_open=True)
-    for variant, closed_scores in (("changchun", True), ("taiwan16", True), ("chengma", False)):
+    for variant, closed_scores in (("changchun", False), ("taiwan16", True), ("chengma", False)):
         player = HardPlayer(_view(variant, "123456789m1234p"), random.Random(0))
         made = player._worth_claiming(chow, now, wider, best_key=now.key(), must_open=False)
         assert made is not closed_scores

@@ -26,6 +26,6 @@ VARIANT = Variant(
         suit_gap=(3, 2, 1, 0),  # 三门齐 (*Winning conditions* 3)
         needs_one_of=frozenset((*TERMINALS, *HONOURS)),  # a 1 or 9, or any honour (4)
         needs_triplet=True,  # a pong or kong (5)
-        closed_scores=True,  # 立胡
+        treasure_wild=True,  # 宝牌: 摸宝 / 对宝 win on any tile
     ),
 )
