@@ -1106,6 +1106,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         from tables.game import commands, store
         from tables.models import Room
         from tables.socket_stream import SocketStream
+        from tests.tables.helpers import win_or_default
 
         (players,) = prepare_tables(1, first=950)
         room_id = players[0].room_id
@@ -1131,7 +1132,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
                 break
             state = store.load_state(rnd)
             seat = gameplay.deciders(state)[0]
-            action = gameplay.action_json(gameplay.auto_play_action(state, seat))
+            action = gameplay.action_json(win_or_default(state, seat))
             with CaptureQueriesContext(connection) as captured:
                 start = time.perf_counter()
                 commands.round_apply_action(

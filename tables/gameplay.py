@@ -326,15 +326,6 @@ def default_action(state: RoundState, seat: int) -> Action:
     return legal[0]
 
 
-def auto_play_action(state: RoundState, seat: int) -> Action:
-    """托管 plays like a timeout, except that it always takes a legal win (players expect the
-    robot standing in for them not to throw a winning tile away)."""
-    for action in legal_actions(state, seat):
-        if _is_win(action):
-            return action
-    return default_action(state, seat)
-
-
 def kong_payments(
     before: RoundState, after: RoundState, events: Sequence[Event]
 ) -> list[dict[str, Any]]:

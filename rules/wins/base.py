@@ -432,11 +432,6 @@ class HandRules:
         return tuple(Transfer(seat, konger, amount) for seat in SEATS if seat != konger)
 
 
-def payer_transfers(winner: int, shares: Mapping[int, int]) -> tuple[Transfer, ...]:
-    """Transfers to ``winner`` from each payer seat of ``shares`` (amounts > 0 only)."""
-    return tuple(Transfer(payer, winner, amount) for payer, amount in shares.items() if amount > 0)
-
-
 def wind_extra(value: Any, default: Tile, name: str) -> Tile:
     """A wind fact of a case's ``extra`` (``round_wind`` / ``seat_wind``, judge.md): ``"1z"``–
     ``"4z"`` or the tile's int; ``default`` when absent. Siping and Taiwan 16 read them."""

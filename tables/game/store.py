@@ -330,7 +330,7 @@ def replay_steps(
     rnd: Round, *, actions: list[dict[str, Any]] | None = None
 ) -> list[gameplay.ReplayStep]:
     """Every step of a stored round (:func:`tables.gameplay.replay` of its seed and log, or of
-    ``actions`` when the log is not written yet: :func:`log_played`)."""
+    ``actions`` given instead, e.g. a prefix of the log for the delayed view)."""
     match = rnd.match
     return gameplay.replay(
         variant=match.variant,
@@ -505,23 +505,3 @@ def store_event_rows(rnd: Round, events: list[EventRow]) -> None:
         )
         for seq, kind, payload, views in events
     )
-
-
-def log_played(rnd: Round, actions: list[dict[str, Any]]) -> None:
-    """Log ``actions`` as the whole of a round stored in one go (test fixtures, benchmark data:
-    rounds played by the engine elsewhere and stored as a finished table stores them, each
-    action with the kong payments it made: replayed here from the round's seed)."""
-    kongs = gameplay.replay_kong_payments(replay_steps(rnd, actions=actions))
-    RoundAction.objects.bulk_create(
-        RoundAction(
-            round_id=rnd.pk,
-            n=i + 1,
-            seat=int(a.get("seat", 0)),
-            source="auto",
-            action=a,
-            kong_payments=made,
-        )
-        for i, (a, made) in enumerate(zip(actions, kongs, strict=True))
-    )
-    rnd.action_count = len(actions)
-    Round.objects.filter(pk=rnd.pk).update(action_count=len(actions))

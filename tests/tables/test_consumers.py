@@ -22,6 +22,7 @@ from tests.tables.helpers import (
     state_of,
     table_closed,
     walk,
+    win_or_default,
 )
 from tests.tables.ws import connect, drain, drain_until, send, until
 
@@ -256,7 +257,7 @@ def _step(rnd: Round, rng: random.Random | None = None, move: Move | None = None
     if move is not None:
         action = move(state, seat)
     elif rng is None:
-        action = gameplay.auto_play_action(state, seat)
+        action = win_or_default(state, seat)
     else:
         claims = gameplay.phase_kind(state) != "turn"
         action = rng.choice(legal) if claims else bots.choose_action(state, seat)
