@@ -601,10 +601,6 @@ def round_for_page(round_id: int) -> Round | None:
     )
 
 
-def settlement_of(rnd: Round) -> RoundSettlement | None:
-    return RoundSettlement.objects.filter(round=rnd).first()
-
-
 def rounds_played_by(user: Any) -> QuerySet[LedgerEntry, int]:
     """The ids (``round_id``) of the settled rounds ``user`` held a seat in."""
     return (

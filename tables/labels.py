@@ -107,12 +107,6 @@ def calculator_labels() -> dict[str, Any]:
     }
 
 
-def variant_name(key: str) -> str:
-    """A variant's name in the active language (the key itself for an unknown one)."""
-    variant = VARIANTS.get(key)
-    return key if variant is None else text(variant.name.name)
-
-
 def fan_name(key: str, variant_key: str | None = None) -> str:
     """A fan item's name in the active language (the key itself if unknown). A key means the
     same item in every variant that has it, so without ``variant_key`` the first variant naming

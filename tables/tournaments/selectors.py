@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts import membership
-from tables.models import Entrant, Match, Round, Tournament, TournamentRound, TournamentTable
+from tables.models import Entrant, Round, Tournament, TournamentRound, TournamentTable
 from tables.tournaments import services
 from tables.tournaments.standings import StandingRow
 
@@ -127,9 +127,3 @@ def my_table(tournament: Tournament, user: Any) -> TournamentTable | None:
         round__tournament=tournament, round__number=tournament.current_round
     )
     return next((t for t in current if entrant.pk in t.seats), None)
-
-
-def playing_matches(tournament: Tournament) -> QuerySet[Match]:
-    return Match.objects.filter(
-        tournament_tables__round__tournament=tournament, status=Match.Status.PLAYING
-    )

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from rules.settlement import line_nets
 from tables import bots, gameplay, rooms
 from tables.models import Round
+from tests.rules.engine_helpers import line_nets
 from tests.tables.helpers import act, fresh, state_of
 from tests.tables.ws import connect, drain_until, send, until
 
