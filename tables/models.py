@@ -1,6 +1,7 @@
-"""Rooms (房间): a table opened in a club with a variant and its room options.
-
-A room is self-contained: seats, matches and rounds will point at it (another issue adds them).
+"""The tables' rows: rooms (房间, a table opened in a club with a variant and its room options),
+their seats, matches (对局) and rounds (盘) with each round's action log and events, and the
+refused actions kept for retries. The club events' models (:mod:`tables.tournaments.models`) are
+imported at the end, so that the ``tables`` app owns their tables too.
 """
 
 from __future__ import annotations
