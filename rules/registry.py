@@ -60,7 +60,7 @@ _PACKAGES = {
 VARIANTS: Mapping[str, Variant] = _Registry(_PACKAGES)
 """Every variant a room can be played with, by key, in the order the site lists them."""
 
-JUDGED: Mapping[str, Variant] = _Registry({**_PACKAGES, "shape": "rules.wins.shape"})
+JUDGED: Mapping[str, Variant] = _Registry({**_PACKAGES, "shape": "rules.variants.shape"})
 """What the judge answers for: every variant and the ``shape`` pseudo-variant (judge.md)."""
 
 

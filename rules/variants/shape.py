@@ -12,12 +12,12 @@ from typing import ClassVar
 
 from rules.engine.flow import Flow
 from rules.hand import TingContext, TingVerdict
+from rules.hand_rules import HandRules, meld_counts
 from rules.i18n import N_, Label
 from rules.labels import COMMON_REASONS
 from rules.shapes import shape_waits
 from rules.tiles import NUM_KINDS
 from rules.variant import Variant
-from rules.wins.base import HandRules, meld_counts
 
 
 class ShapeRules(HandRules):
