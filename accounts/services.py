@@ -13,8 +13,7 @@ us (it covers the game, not clubs), follow what players of club apps such as 微
   the club itself (the owner stays, roles are admin or member) still hold.
 
 Who is an owner or a manager is the membership policy's (``accounts.membership``): an active
-membership *and* an active account, so a deactivated owner or admin manages nothing (issue 24
-item 9).
+membership *and* an active account, so a deactivated owner or admin manages nothing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark (issue 24, item 1): every ended 成麻 round reaches the ledger.
+"""Benchmark: every ended 成麻 round reaches the ledger.
 
     .venv/bin/python bench/bench_chengma_ledger.py [--rounds 1000] [--level hard] [--seed ledger24]
         [--db var/bench_chengma_ledger.sqlite3]

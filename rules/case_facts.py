@@ -1,4 +1,4 @@
-"""What a judge case of a variant may say, as data for the calculator (issue 27).
+"""What a judge case of a variant may say, as data for the calculator.
 
 The 算番器 builds a judge case (judge.md, *A case*) from clicks; what it offers depends on the
 variant: its tiles and hand size, whether it has a treasure (宝牌), flowers, chows, a cap, which

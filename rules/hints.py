@@ -1,6 +1,6 @@
 """听牌提示 (wait hints): what a seat would wait on, and how many of each tile it has not seen.
 
-Issue 10: a player's own view shows, when they are about to discard, for each discard that leaves
+A player's own view shows, when they are about to discard, for each discard that leaves
 them ready (听牌) the tiles they would wait on under their variant's rules, with the reason when a
 shape wait cannot win, and how many of each tile are still unseen *from their seat*. When they
 hold 13 tiles (3n+1) and are ready, the hint for the current hand stays up; after 报听 it shows the

@@ -392,7 +392,7 @@ def judge_stream(stream: TextIO, out: TextIO, *, interactive: bool = True) -> No
     """Answer every line of ``stream`` on ``out``. ``interactive``: someone may be waiting for
     each answer before sending the next line (a pipe from a program), so an answer is flushed
     whenever no further input is already waiting; a file's answers are written in blocks (one
-    write per answer cost the judge a third of its time on 20,000 lines, issue 29)."""
+    write per answer cost the judge a third of its time on 20,000 lines)."""
     waiting = _input_waiting(stream) if interactive else None
     block: list[str] = []
     for answer in judge_lines(stream):

@@ -1,5 +1,5 @@
 """The words every variant shares: tile names, the ways of winning, the shared reasons, winds,
-settlement terms, kongs, melds and units (the one source of the pages' rule words, issue 27).
+settlement terms, kongs, melds and units (the one source of the pages' rule words).
 
 A variant's own words (its name, fan items, reasons and option texts) are in its package
 (``rules/variants/<key>/labels.py``, ``options.py``); the room options every variant has are in

@@ -147,7 +147,7 @@ _BEFORE_FIRST = {"m": -1, "p": 8, "s": 17, "z": 26, "f": FLOWER - 1}
 def _parse_plain(text: str) -> list[Tile] | None:
     """The tiles of well-formed notation without spaces, or None for anything else (a space, a
     stray digit, an unknown letter, a rank the suit lacks): the judge reads tens of thousands
-    of hands a second (issue 29), and :func:`_parse_slow` then says exactly what is wrong."""
+    of hands a second, and :func:`_parse_slow` then says exactly what is wrong."""
     if _PLAIN.fullmatch(text) is None:
         return None
     tiles: list[Tile] = []

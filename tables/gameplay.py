@@ -105,7 +105,7 @@ def has_wind_rounds(variant: str) -> bool:
 
 def deal_passes_in_seat_order(variant: str) -> bool:
     """Whether the deal of ``variant`` goes round the table in seat order (it stays or passes
-    to the next seat), so a match can be one wind round (一圈, issue 25)."""
+    to the next seat), so a match can be one wind round (一圈)."""
     from rules.registry import VARIANTS
 
     found = VARIANTS.get(variant)
@@ -300,7 +300,7 @@ def _is_win(action: Action) -> bool:
 
 
 def default_action(state: RoundState, seat: int) -> Action:
-    """What a seat does when its clock runs out (brief, issue 5): pass on a claim; discard the
+    """What a seat does when its clock runs out: pass on a claim; discard the
     drawn tile (or, if it may not, its first legal discard, never declaring ting); win only when
     the variant leaves nothing else (every legal action is a win)."""
     legal = legal_actions(state, seat)

@@ -125,7 +125,7 @@ def win_by_name(win_by: str) -> str:
     return win_by if label is None else text(label.name)
 
 
-# --- the words a page's scripts show (issue 17) -------------------------------------------------
+# --- the words a page's scripts show ------------------------------------------------------------
 
 WIND_NAMES: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in WIND_WORDS.items()}
 """A seat's or round's wind in one character (东 南 西 北; E S W N)."""

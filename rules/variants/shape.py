@@ -33,7 +33,7 @@ class ShapeRules(HandRules):
     def judge_ting(self, ctx: TingContext) -> TingVerdict:
         """Every shape wait is a legal win here (only ``not_complete`` can fail, and a wait
         completes the hand), so the waits are the answer without asking each one again as a
-        win (:meth:`HandRules.judge_ting` does, for variants with conditions; issue 29)."""
+        win (:meth:`HandRules.judge_ting` does, for variants with conditions)."""
         counts = [0] * NUM_KINDS
         for tile in ctx.concealed:
             counts[tile] += 1

@@ -92,7 +92,7 @@ def record(
     if previous is None or gameplay.decision_key(previous) != gameplay.decision_key(state):
         # The decision's token is the number of the last event before it, not the state's
         # version: versions count every pass in a claim window and would tell the others how
-        # many seats were asked (issue 14, item 7); events are the same for every viewer.
+        # many seats were asked; events are the same for every viewer.
         rnd.decision_version = rnd.last_seq
         # A turn and a secret choice of every seat (成麻 定缺) get the turn's time.
         slow = gameplay.phase_kind(state) in ("turn", "choice")

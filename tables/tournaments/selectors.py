@@ -1,4 +1,4 @@
-"""What the event pages and the API read (issue 25): seating per round with each table's scores
+"""What the event pages and the API read: seating per round with each table's scores
 and hands, and the standings with names."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """One membership policy (``accounts.membership``) on every path: a deactivated club owner or
-admin manages nothing (issue 24 item 9).
+admin manages nothing.
 
 A closed account cannot sign in with the project's backends, so the web, API and admin paths
 are also tried with Django's ``AllowAllUsersModelBackend`` (a deployment that lets closed

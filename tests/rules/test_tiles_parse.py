@@ -1,4 +1,4 @@
-"""The notation parser's fast path (issue 29) reads exactly what the careful one reads."""
+"""The notation parser's fast path reads exactly what the careful one reads."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""成麻 at a live table (issue 16): a room plays it through the services; 定缺 is a secret of
+"""成麻 at a live table: a room plays it through the services; 定缺 is a secret of
 every seat until all four chose (nothing of it leaves the server before: not in an event, not
 in any viewer's table), a timeout chooses the suit held fewest, bots and 托管 play it legally,
 and the settlement keeps each win, kong payment and end-of-wall payment as its own line."""

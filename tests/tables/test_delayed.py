@@ -1,4 +1,4 @@
-"""Spectating with a delay (issue 25): a spectator of a room with ``spectator_delay_s`` sees the
+"""Spectating with a delay: a spectator of a room with ``spectator_delay_s`` sees the
 table as it was that long ago with every hand open, and nothing newer; players and the
 spectators of ordinary rooms keep today's views. The events' times are set by the test (their
 ``created_at``) and the delayed stream's clock is fixed (``tables.delayed.clock``), so nothing

@@ -2,7 +2,7 @@
 
 A page that is reloaded (or switches language) after a round has no state of its own: whatever it
 asks, the socket must give it the ended round with its settlement, every line labelled and
-adding up to each seat's net (issue 17).
+adding up to each seat's net.
 """
 
 from __future__ import annotations
