@@ -5,7 +5,7 @@ forms call), the API's ``PATCH /api/me/`` (``ProfileSerializer.validate_display_
 command, and joining a club (``accounts.services.club_join_by_code``: the newcomer's name must
 not be a member's already) all call :func:`display_name_validate` or :func:`name_taken_in_club`.
 A name is shown to other players at the table, in the history, on the charts and in the
-leaderboard, so it is refused when it (issue 24 item 6):
+leaderboard, so it is refused when it:
 
 * **hides or reorders text**: any character of the Unicode categories ``Cc`` (controls: NUL,
   tab, newline, escape …), ``Cf`` (format: the bidirectional embeddings, overrides and isolates

@@ -30,4 +30,4 @@ class MembershipStateError(ClubError):
 
 
 class NameTakenInClub(ClubError):
-    """The player's public name is already another player's in the club (issue 24 item 6)."""
+    """The player's public name is already another player's in the club."""

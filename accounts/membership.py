@@ -6,7 +6,7 @@ the club pages and the API (``accounts.views``, ``accounts.api``), the admin (``
 
 * An **active member** has an ``active`` membership (not a pending request) *and* an active
   account: a closed account (``User.is_active`` False) keeps its membership rows, for history,
-  but plays nowhere (issue 14 item 8) and manages nothing (issue 24 item 9).
+  but plays nowhere and manages nothing.
 * A **manager** is an active member whose role is owner (圈主) or admin (管理员); the **owner** an
   active member whose role is owner. A deactivated owner or admin, or one whose membership is not
   active (e.g. set back to pending by staff), therefore manages nothing, on every path.

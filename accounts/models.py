@@ -18,7 +18,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from accounts.codes import normalize_code, unique_code
+from accounts.codes import unique_code
 
 # A pleasant palette for avatars; the default colour is picked from it by a hash of the username so
 # that a player keeps the same colour everywhere until they choose another.
@@ -160,10 +160,6 @@ class Club(models.Model):
 def new_club_code() -> str:
     """A club invite code not used by any other club."""
     return unique_code(lambda code: Club.objects.filter(invite_code=code).exists())
-
-
-def find_club_by_code(raw: str) -> Club | None:
-    return Club.objects.filter(invite_code=normalize_code(raw)).first()
 
 
 class Membership(models.Model):

@@ -8,11 +8,6 @@ from accounts import membership
 from accounts.models import Club, Membership, User
 
 
-def clubs_of_user(*, user: User) -> QuerySet[Club]:
-    """Clubs the player is an active member of, whatever their role (``accounts.membership``)."""
-    return Club.objects.filter(pk__in=membership.active_club_ids(user))
-
-
 def memberships_of_user(*, user: User) -> QuerySet[Membership]:
     """All the player's memberships, pending requests included, with their clubs."""
     return Membership.objects.filter(user=user).select_related("club", "club__owner")
@@ -29,19 +24,6 @@ def membership_of(*, user: User, club: Club) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(user=user, club=club).first()
-
-
-def user_is_club_member(*, user: User, club: Club) -> bool:
-    return membership.is_active_member(user, club.pk)
-
-
-def user_can_manage_club(*, user: User, club: Club) -> bool:
-    """Owner or admin of the club: may approve requests, remove members and manage rooms."""
-    return membership.is_club_manager(user, club.pk)
-
-
-def user_manages_any_club(*, user: User) -> bool:
-    return clubs_managed_by(user=user).exists()
 
 
 def club_members(*, club: Club) -> QuerySet[Membership]:

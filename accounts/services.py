@@ -5,7 +5,7 @@ Every service is keyword-only, checks the acting player's role itself and raises
 us (it covers the game, not clubs), follow what players of club apps such as 微信亲友圈 expect:
 
 * the owner (圈主) can do everything and cannot be removed or demoted (ownership is not
-  transferable yet);
+  transferable);
 * admins (管理员) approve or reject requests, remove ordinary members, and manage rooms;
 * only the owner appoints or demotes admins, and only the owner removes an admin;
 * any member may leave a club they do not own;
@@ -13,8 +13,7 @@ us (it covers the game, not clubs), follow what players of club apps such as 微
   the club itself (the owner stays, roles are admin or member) still hold.
 
 Who is an owner or a manager is the membership policy's (``accounts.membership``): an active
-membership *and* an active account, so a deactivated owner or admin manages nothing (issue 24
-item 9).
+membership *and* an active account, so a deactivated owner or admin manages nothing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Benchmark: the time of one bot decision (issue 19 target: ≤ 20 ms p99 on this machine).
+"""Benchmark: the time of one bot decision (target: ≤ 20 ms p99 on this machine).
 
     .venv/bin/python bench/bench_bots.py [--deals 25] [--seed bench-bots] [--variants a,b]
 

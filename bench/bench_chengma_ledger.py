@@ -1,4 +1,4 @@
-"""Benchmark (issue 24, item 1): every ended 成麻 round reaches the ledger.
+"""Benchmark: every ended 成麻 round reaches the ledger.
 
     .venv/bin/python bench/bench_chengma_ledger.py [--rounds 1000] [--level hard] [--seed ledger24]
         [--db var/bench_chengma_ledger.sqlite3]
@@ -6,7 +6,7 @@
 Plays ``--rounds`` 成麻 (血战到底) rounds with four bots of ``--level`` (the table's bots,
 ``rules.bots.choose_action`` on each seat's view, as ``rules.arena.play_deal`` drives them; the
 walls and first dealers drawn as the arena draws them), stores each round as a finished table
-stores it (the round row, its action log with the kong payments: ``tables.game.store.log_played``,
+stores it (the round row, its action log with the kong payments: ``tests.stored_rounds.log_played``,
 as the scoring tests' fixture does), then settles each one through the real settlement service
 (``scoring.services.settle_round_recording``, what the Celery task runs; a failure is recorded for
 the sweep as in production), then runs the clock's sweep once (``sweep_unsettled``) for anything
@@ -108,8 +108,8 @@ def store_rounds(count: int, level: str, seed: str) -> tuple[list[int], list[Any
 
     from rules.wall import Drbg, seed_from_text
     from tables import gameplay
-    from tables.game import store
     from tables.models import Match, Round
+    from tests.stored_rounds import log_played
 
     room, users = _table()
     started = time.perf_counter()
@@ -140,7 +140,7 @@ def store_rounds(count: int, level: str, seed: str) -> tuple[list[int], list[Any
                 result=gameplay.result_json(state),
                 ended_at=timezone.now(),
             )
-            store.log_played(rnd, [gameplay.action_json(a) for a in actions])
+            log_played(rnd, [gameplay.action_json(a) for a in actions])
         ids.append(rnd.pk)
         finals.append(state)
         if (i + 1) % 100 == 0:

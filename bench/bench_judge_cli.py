@@ -1,5 +1,4 @@
-"""Benchmark: the judge CLI end to end against the ``mahjong`` library doing the same job
-(issue 29).
+"""Benchmark: the judge CLI end to end against the ``mahjong`` library doing the same job.
 
     .venv/bin/pip install -r bench/requirements.txt
     .venv/bin/python bench/bench_judge_cli.py [--lines 20000] [--runs 7] [--variant shape]

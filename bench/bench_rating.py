@@ -1,4 +1,4 @@
-"""Benchmark: recompute the ratings (issue 25) from a seeded ledger; time and peak memory.
+"""Benchmark: recompute the ratings from a seeded ledger; time and peak memory.
 
     nice -n 10 .venv/bin/python bench/bench_rating.py [--rounds 100000] [--db queyou_bench_rating]
         [--reuse] [--incremental 50]

@@ -1,4 +1,4 @@
-"""Benchmark: the CPU time of reviewing a round (牌谱分析, issue 26 target: < 1 s per round).
+"""Benchmark: the CPU time of reviewing a round (牌谱分析; target: < 1 s per round).
 
     nice -n 10 .venv/bin/python bench/bench_review.py [--rounds 20] [--seed bench-review]
                                                        [--variants a,b]

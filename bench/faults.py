@@ -265,7 +265,7 @@ def scenario_redis(tables: list[list[Player]]) -> None:
         stack.stop()
 
 
-# --- presence after a fault (issue 24, item 2) --------------------------------------------------
+# --- presence after a fault ---------------------------------------------------------------------
 
 
 def presence_left(players: list[Player]) -> tuple[int | None, int]:

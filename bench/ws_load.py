@@ -1106,6 +1106,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         from tables.game import commands, store
         from tables.models import Room
         from tables.socket_stream import SocketStream
+        from tests.tables.helpers import win_or_default
 
         (players,) = prepare_tables(1, first=950)
         room_id = players[0].room_id
@@ -1131,7 +1132,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
                 break
             state = store.load_state(rnd)
             seat = gameplay.deciders(state)[0]
-            action = gameplay.action_json(gameplay.auto_play_action(state, seat))
+            action = gameplay.action_json(win_or_default(state, seat))
             with CaptureQueriesContext(connection) as captured:
                 start = time.perf_counter()
                 commands.round_apply_action(
@@ -1229,7 +1230,8 @@ def experiment_rows() -> list[str]:
 
 
 def verdict(ours: dict[int, dict[str, Any]], floor: dict[int, dict[str, Any]]) -> str:
-    """The targets of issue 8, against the main series."""
+    """The load targets, against the main series: p99 under 50 ms without errors and never over
+    100 ms; p50 at most 3× the floor's."""
     lines = []
     broke = [k for k in sorted(ours) if not ours[k]["p99_ms"] <= 100]
     held = [k for k in sorted(ours) if ours[k]["p99_ms"] < 50 and not ours[k]["errors"]]

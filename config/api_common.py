@@ -29,7 +29,7 @@ class JSONParser(parsers.JSONParser):
     """DRF's JSON parser (``DEFAULT_PARSER_CLASSES``) through :func:`rules.json_input.loads`:
     JSON nested deeper than :data:`rules.json_input.MAX_DEPTH` is a 400 ``{"detail": "JSON parse
     error - nested deeper than 32 levels: …"}`` like any other malformed body, where ``[`` × 1000
-    raised RecursionError, a 500 (issue 24, item 7). The judge view answers the same ParseError
+    raised RecursionError, a 500. The judge view answers the same ParseError
     with its error line."""
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:

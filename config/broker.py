@@ -1,6 +1,6 @@
 """The Celery broker transport: kombu's Redis transport, with a QoS that survives a lost Redis.
 
-Why (issue 24, item 8): the worker died with "Unrecoverable error: AttributeError('NoneType'
+Why: the worker died with "Unrecoverable error: AttributeError('NoneType'
 object has no attribute 'hostname')" on most Redis restarts, always with messages delivered but
 not acknowledged (``acks_late`` tasks running, or ``countdown`` tasks — bots' moves, the next
 round — held until their time). On the connection error, Celery's consumer calls

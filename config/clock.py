@@ -6,7 +6,7 @@ on its own thread at its own pace, so a slow settlement sweep never delays a dea
 
 Why not Celery beat inside the worker (as before): one ``kill -9`` of that child stopped every
 deadline for good while ``/healthz`` said ok, each tick was a broker message (two log lines a
-second), and a broker outage stopped the game clock too (issue 14, item 2). The sweeps need only
+second), and a broker outage stopped the game clock too. The sweeps need only
 the database; the clock calls them directly, writes a heartbeat after each deadline sweep (the
 launcher restarts a clock whose heartbeat goes stale, ``/healthz`` reports its age), pings the
 Celery worker so that its heartbeat says whether it consumes, and survives a database or Redis

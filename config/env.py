@@ -123,7 +123,7 @@ class DatabaseUrl:
 
 def parse_database_url(url: str, *, base_dir: Path) -> DatabaseUrl:
     """``postgres://user:pass@host:5432/name?sslmode=require`` or
-    ``sqlite:///relative/or//absolute.sqlite3``, parsed by dj-database-url (issue 28: no
+    ``sqlite:///relative/or//absolute.sqlite3``, parsed by dj-database-url (no
     hand-written parser); a relative SQLite path is relative to the project."""
     scheme = url.split("://", 1)[0] if "://" in url else url
     try:

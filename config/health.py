@@ -1,8 +1,8 @@
 """What ``/healthz`` tells: the database, the broker, the clock and the worker, each checked.
 
 ``ok`` only when all four are: a web server that answers while the clock has stopped is not a
-working site (a game's deadlines no longer pass), and load balancers and the launcher must know
-(issue 14, item 2). Each part says what it found, so an operator reads the cause at once.
+working site (a game's deadlines no longer pass), and load balancers and the launcher must know.
+Each part says what it found, so an operator reads the cause at once.
 """
 
 from __future__ import annotations

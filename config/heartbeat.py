@@ -3,7 +3,7 @@
 A process that is alive is not necessarily working: a clock whose thread is stuck, or a worker
 that reconnected to the broker and stopped consuming (a known kombu failure), look fine to a
 process table. Each writes a heartbeat when it has really done its work; ``/healthz`` reports
-their ages and the launcher restarts a program whose heartbeat has gone stale (issue 14, item 2).
+their ages and the launcher restarts a program whose heartbeat has gone stale.
 
 The value is the Unix time of the beat; the keys expire after an hour of silence.
 """
@@ -38,7 +38,7 @@ def beat_age_in(client: redis.Redis, prefix: str, name: str, *, now: float | Non
     Redis restart empties them (the key also expires after an hour of silence). The age is then
     at least Redis's uptime, and that lower bound is what is returned. ``inf`` called a healthy
     clock stale in the second between Redis's return and its next beat, and the supervisor
-    restarted it (issue 24, item 8); a program that stays silent for longer than Redis has been
+    restarted it; a program that stays silent for longer than Redis has been
     up, or that never beat at all, is still found stale."""
     value = client.get(heartbeat_key(name, prefix=prefix))
     if value is None:

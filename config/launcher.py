@@ -11,7 +11,7 @@ On one machine (``make run``, ``make test``):
 ``prepare``  compile the message catalogs only.
 
 In production each process runs under a real supervisor (systemd, Docker: ``deploy/``,
-``docs/deploy.md``; issue 28), which starts one of these; each replaces the launcher with the
+``docs/deploy.md``), which starts one of these; each replaces the launcher with the
 program itself (``exec``), so the supervisor's signals reach it directly:
 
 ``release``  compile the catalogs, migrate, collect the static files; idempotent, then exits.
@@ -253,7 +253,7 @@ def run_server() -> int:
                 wait_for_port(redis_port)
         manage("migrate", "--noinput")
         # The manifest storage of DEBUG=0 serves only collected files (a missing manifest
-        # entry was a 500 on every page, issue 14 item 15); collecting is quick when up to date.
+        # entry was a 500 on every page); collecting is quick when up to date.
         manage("collectstatic", "--noinput", "-v", "0")
         if stop.is_set():
             return 0
@@ -292,7 +292,7 @@ def release() -> int:
     (VAR_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
     compile_messages()
     manage("migrate", "--noinput")
-    # The manifest storage of DEBUG=0 serves only collected files (issue 14 item 15).
+    # The manifest storage of DEBUG=0 serves only collected files.
     manage("collectstatic", "--noinput", "-v", "0")
     log("release done: catalogs compiled, database migrated, static files collected")
     return 0

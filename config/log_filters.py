@@ -10,8 +10,8 @@ class ClientErrorOnOneLine(logging.Filter):
 
     Django 5 logs a ``PermissionDenied`` (403, ``django.request``) and a ``SuspiciousOperation``
     (400, ``django.security.*``) with the exception as ``exc_info``: under ``DEBUG=0`` every
-    refused request printed a full traceback, of Django's own code, for what is no bug (issue 24,
-    item 8). The traceback is dropped and the exception's text ends the line instead. A server
+    refused request printed a full traceback, of Django's own code, for what is no bug. The
+    traceback is dropped and the exception's text ends the line instead. A server
     error (5xx) and any record without a status keep their traceback.
     """
 

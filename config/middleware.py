@@ -2,7 +2,7 @@
 
 ``ContentSecurityPolicyMiddleware``: scripts, styles, images, fonts and connections come from this
 site only — no inline script or style, no CDN, no framing — so that a name or a chat line that
-slipped past escaping still cannot run (issue 14, item 14). The table page's websocket is allowed
+slipped past escaping still cannot run. The table page's websocket is allowed
 explicitly for the request's own host (``ws:``/``wss:``), because older browsers do not let
 ``'self'`` cover websocket schemes. Data blocks (``{{ …|json_script }}``, ``type=
 "application/json"``) are not scripts and need no exception.

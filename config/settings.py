@@ -167,7 +167,7 @@ TABLES_DATABASE_THREADS = env_int("TABLES_DATABASE_THREADS", 6, minimum=1)
 # 0: off, the clients' idle hello is then the only backstop).
 TABLES_STREAM_WATCH_MS = env_int("TABLES_STREAM_WATCH_MS", 1000, minimum=0)
 # How often a spectator socket of a room with a spectator delay looks for moves that have aged
-# past the delay (tables/delayed.py, issue 25).
+# past the delay (tables/delayed.py).
 TABLES_DELAYED_TICK_MS = env_int("TABLES_DELAYED_TICK_MS", 1000, minimum=50)
 # Open table sockets one user may hold at once (tables/presence.py).
 TABLES_MAX_SOCKETS_PER_USER = env_int("TABLES_MAX_SOCKETS_PER_USER", 4, minimum=1)
@@ -284,7 +284,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Four models have a ``status``: name each enum after its model (api helper, issue 7).
+    # Four models have a ``status``: name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "RoomStatusEnum": "tables.models.Room.Status",
         "MatchStatusEnum": "tables.models.Match.Status",

@@ -1,7 +1,7 @@
 """A small process supervisor for ``make run``: every program restarts by itself.
 
 The launcher used to stop everything when one child died: a Celery worker killed by a kombu bug
-during a Redis restart took the web server down with it (issue 14, item 1). Here each program is
+during a Redis restart took the web server down with it. Here each program is
 restarted when it exits — at once the first time, then after 1, 2, 4 … up to 30 seconds while it
 keeps failing (a program that ran for a minute starts afresh) — and a program with a heartbeat
 (the clock, the Celery worker) is also restarted when it is alive but silent: a stuck clock or a
@@ -10,7 +10,7 @@ worker that stopped consuming looks fine to a process table.
 Each child runs in its own process group, so that a stop or a restart also ends the group's
 children (Celery's pool processes) and a Ctrl-C in the terminal reaches the supervisor only,
 which then stops the children in reverse order (SIGTERM, then SIGKILL after a grace period).
-SIGTERM to the supervisor does the same (it used to leave the children running, item 16).
+SIGTERM to the supervisor does the same (it used to leave the children running).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def count_word(n: int) -> str:
 def variants_context() -> dict[str, Any]:
     """The variants as the registry has them (:mod:`rules.registry`): their names and rules, how
     many there are as a word and their names in one phrase. Derived, never written out: the
-    home page said "五种玩法" over six and left 成都 out of its intro (issue 27)."""
+    home page said "五种玩法" over six and left 成都 out of its intro."""
     from rules.registry import VARIANTS
     from tables.labels import text
 
@@ -65,7 +65,7 @@ def _favicon() -> bytes:
 @cache_control(max_age=86400, public=True)
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``: what a browser asks for on pages that name no icon (the Django admin's:
-    a 404 in every admin page's log, issue 27); the site's SVG icon."""
+    a 404 in every admin page's log); the site's SVG icon."""
     return HttpResponse(_favicon(), content_type="image/svg+xml")
 
 

@@ -2,7 +2,7 @@
 
 Channels' ``AllowedHostsOriginValidator`` compares host names only, so a page served from
 ``http://127.0.0.1:9999`` (another program on the player's machine, or another scheme) could open
-a player's table socket with their session cookie (issue 14, item 12). Here the Origin must name
+a player's table socket with their session cookie. Here the Origin must name
 the same scheme, host and port the socket was requested at (``Host`` must also be one of
 ``ALLOWED_HOSTS``), or be listed exactly in ``CSRF_TRUSTED_ORIGINS`` — the origins a deployment
 behind a TLS-terminating proxy declares (``https://queyou.example``), as it does for forms.

@@ -1,4 +1,4 @@
-"""``python -m rules arena``: bots against bots in the duplicate format (issue 19).
+"""``python -m rules arena``: bots against bots in the duplicate format.
 
 Each *deal* (a wall: a round seed and a first dealer, both from ``--seed``) is played once per
 distinct rotation of the line-up over the seats, so every bot sits in every seat of the same wall

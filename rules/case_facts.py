@@ -1,10 +1,10 @@
-"""What a judge case of a variant may say, as data for the calculator (issue 27).
+"""What a judge case of a variant may say, as data for the calculator.
 
 The 算番器 builds a judge case (judge.md, *A case*) from clicks; what it offers depends on the
 variant: its tiles and hand size, whether it has a treasure (宝牌), flowers, chows, a cap, which
 special kongs a hand may hold under which room option, and the ``extra`` facts "the hand alone
 cannot show, named in each variant spec" (judge.md, ``extra``). Each variant's hand rules declare
-those facts (:attr:`rules.wins.base.HandRules.extra_facts`, an :class:`ExtraFact` each);
+those facts (:attr:`rules.hand_rules.HandRules.extra_facts`, an :class:`ExtraFact` each);
 :func:`case_facts` turns a :class:`~rules.variant.Variant` into the JSON the page receives, so the
 page's script never names a variant. The words are the rules' marks (:mod:`rules.i18n`), translated
 by the web layer (``tables.labels.calculator_labels``).

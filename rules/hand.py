@@ -1,5 +1,5 @@
 """Melds and the facts a win or ting query is judged on: the contract between the round engine
-(:mod:`rules.engine`), the hand rules of each variant (:mod:`rules.wins.base`, each variant's
+(:mod:`rules.engine`), the hand rules of each variant (:mod:`rules.hand_rules`, each variant's
 ``wins.py``) and the judge CLI.
 
 The fields mirror the judge's case format (``judge.md``, *A case*) one to one, so that the live

@@ -1,6 +1,6 @@
 """听牌提示 (wait hints): what a seat would wait on, and how many of each tile it has not seen.
 
-Issue 10: a player's own view shows, when they are about to discard, for each discard that leaves
+A player's own view shows, when they are about to discard, for each discard that leaves
 them ready (听牌) the tiles they would wait on under their variant's rules, with the reason when a
 shape wait cannot win, and how many of each tile are still unseen *from their seat*. When they
 hold 13 tiles (3n+1) and are ready, the hint for the current hand stays up; after 报听 it shows the
@@ -8,7 +8,7 @@ locked waits the engine keeps (``SeatState.waits``).
 
 Everything is computed by the variant's own hand rules (``state.variant.rules``, the judge's code):
 
-* a wait is *legal* when :meth:`~rules.wins.base.HandRules.is_legal_win` accepts the win on it as
+* a wait is *legal* when :meth:`~rules.hand_rules.HandRules.is_legal_win` accepts the win on it as
   a ting query asks it (ting declared, self-drawn, no treasure: spec README, *A kind: ting query*),
   so the legal waits are exactly ``judge_ting``'s;
 * a *blocked* wait completes the shape (four sets and a pair, or a variant's own set) but the
@@ -37,9 +37,9 @@ from rules.engine.actions import Discard
 from rules.engine.core import hand_facts, legal_actions, ting_discard_candidates
 from rules.engine.state import ChoicePhase, EndedPhase, RoundState, TurnPhase
 from rules.hand import Meld, TingContext
+from rules.hand_rules import HandRules, concealed_counts, meld_counts
 from rules.shapes import shape_waits
 from rules.tiles import COPIES, NUM_KINDS, NUM_KINDS_WITH_FLOWERS, Tile, tile_name
-from rules.wins.base import HandRules, concealed_counts, meld_counts
 
 HINTS_OPTION = "hints"
 """The room option that turns hints on or off (default on: clubs turn it off for serious play)."""

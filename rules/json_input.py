@@ -1,4 +1,4 @@
-"""JSON from outside the process, decoded with a nesting limit (issue 24, item 7).
+"""JSON from outside the process, decoded with a nesting limit.
 
 Python's decoder recurses once per ``[`` or ``{``: about a thousand levels (``[`` × 1000, five
 kilobytes) raise :class:`RecursionError`, which is no :class:`ValueError`, so every caller that

@@ -31,6 +31,7 @@ from rules.hand import (
     WinBy,
     WinContext,
 )
+from rules.hand_rules import HandRules
 from rules.registry import judged_variant
 from rules.tiles import (
     FLOWER,
@@ -43,7 +44,6 @@ from rules.tiles import (
     tile_name,
 )
 from rules.variant import JudgeKind
-from rules.wins.base import HandRules
 
 WIN_BYS: tuple[str, ...] = ("discard", "self_draw", "kong_draw", "rob_kong")
 SPECIAL_KONG_FAMILIES: Mapping[str, tuple[Tile, ...]] = {k: v for k, v in SPECIAL_KONGS.items()}
@@ -161,7 +161,7 @@ def case_meld(
 def _check_hand_size(rules: HandRules, kind: str, size: int, melds: int) -> None:
     """14 − 3 × melds tiles for a win, one fewer for ting (judge.md, *A case*); 17 − 3 × melds
     for a 16-tile variant (``taiwan16.md``). ``shape`` takes either (five sets and a pair too), as
-    judge.md says (:meth:`~rules.wins.base.HandRules.hand_sizes`).
+    judge.md says (:meth:`~rules.hand_rules.HandRules.hand_sizes`).
     """
     allowed = _hand_sizes(rules, kind, melds)
     if size not in allowed:
@@ -392,7 +392,7 @@ def judge_stream(stream: TextIO, out: TextIO, *, interactive: bool = True) -> No
     """Answer every line of ``stream`` on ``out``. ``interactive``: someone may be waiting for
     each answer before sending the next line (a pipe from a program), so an answer is flushed
     whenever no further input is already waiting; a file's answers are written in blocks (one
-    write per answer cost the judge a third of its time on 20,000 lines, issue 29)."""
+    write per answer cost the judge a third of its time on 20,000 lines)."""
     waiting = _input_waiting(stream) if interactive else None
     block: list[str] = []
     for answer in judge_lines(stream):

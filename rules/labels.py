@@ -1,12 +1,12 @@
 """The words every variant shares: tile names, the ways of winning, the shared reasons, winds,
-settlement terms, kongs, melds and units (the one source of the pages' rule words, issue 27).
+settlement terms, kongs, melds and units (the one source of the pages' rule words).
 
 A variant's own words (its name, fan items, reasons and option texts) are in its package
 (``rules/variants/<key>/labels.py``, ``options.py``); the room options every variant has are in
 :mod:`rules.options`. All are :class:`~rules.i18n.Label` or :class:`~rules.i18n.Msg` values marked
 for translation; the web layer translates them with Django's catalogs.
 
->>> TILE_NAMES[27], str(tile_label(33))
+>>> TILE_NAMES[27], str(TILE_NAMES[33])
 (Msg(context='tile', text='东'), '中')
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.i18n import N_, Label, Msg
-from rules.tiles import Tile
 
 TILE_NAMES: tuple[Msg, ...] = (
     N_("tile", "1万"),
@@ -107,11 +106,6 @@ UNIT_NAMES: Mapping[str, Msg] = {
     "fen": N_("unit", "分"),
 }
 """What a variant's win items count in (``HandRules.item_unit``); payments are 分."""
-
-
-def tile_label(tile: Tile) -> Msg:
-    """The name of a tile kind (0–41)."""
-    return TILE_NAMES[tile]
 
 
 WIN_BY: Mapping[str, Label] = {

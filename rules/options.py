@@ -138,7 +138,7 @@ def validate_options(
 
 MAX_BASE = 1000
 MAX_CAP = 1_000_000
-"""Bounds of the integer options (issue 14, item 5: a ``cap`` of 10^12 through the API made every
+"""Bounds of the integer options (a ``cap`` of 10^12 through the API made every
 settlement of its room fail, "integer out of range"). A 底分 of 1000 with a win of 20 fan stays a
 64-bit number, and nobody plays for more."""
 

@@ -22,8 +22,8 @@ from rules.variant import Variant
 class _Registry(Mapping[str, Variant]):
     """Variants by key, in the order given; each variant's package is imported the first time
     it is asked for, so that ``python -m rules judge`` answering ``shape`` or Changchun cases
-    does not import six variants' round flows first (a fifth of its time on 20,000 lines,
-    issue 29). Iterating the keys imports nothing; a value is its package's ``VARIANT``."""
+    does not import six variants' round flows first (a fifth of its time on 20,000 lines). Iterating
+    the keys imports nothing; a value is its package's ``VARIANT``."""
 
     def __init__(self, packages: Mapping[str, str]) -> None:
         self._packages = dict(packages)
@@ -60,7 +60,7 @@ _PACKAGES = {
 VARIANTS: Mapping[str, Variant] = _Registry(_PACKAGES)
 """Every variant a room can be played with, by key, in the order the site lists them."""
 
-JUDGED: Mapping[str, Variant] = _Registry({**_PACKAGES, "shape": "rules.wins.shape"})
+JUDGED: Mapping[str, Variant] = _Registry({**_PACKAGES, "shape": "rules.variants.shape"})
 """What the judge answers for: every variant and the ``shape`` pseudo-variant (judge.md)."""
 
 

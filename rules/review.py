@@ -1,4 +1,4 @@
-"""牌谱分析: a review of one seat's every decision in a finished round (issue 26).
+"""牌谱分析: a review of one seat's every decision in a finished round.
 
 The round is stepped through again (:mod:`rules.replay`: the states before each logged action),
 and at each decision of the reviewed seat — a turn (discard, kong, 报听, win), a claim window

@@ -68,18 +68,6 @@ def settlement_json(state: RoundState) -> dict[str, Any] | None:
     }
 
 
-def line_nets(lines: list[dict[str, Any]]) -> tuple[int, int, int, int]:
-    """What ``lines`` add up to per seat (the round's nets when the lines are complete)."""
-    net = [0, 0, 0, 0]
-    for line in lines:
-        if line["kind"] == "cap":
-            net[line["seat"]] += line["amount"]
-        else:
-            net[line["payer"]] -= line["amount"]
-            net[line["payee"]] += line["amount"]
-    return net[0], net[1], net[2], net[3]
-
-
 def share_json(share: Share) -> dict[str, Any]:
     return {
         "kind": "win",

@@ -23,7 +23,7 @@ kinds      ints         notation
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from rules.errors import NotationError
@@ -57,13 +57,6 @@ TERMINALS: Final = (0, 8, 9, 17, 18, 26)
 """The 1s and 9s of the three suits (幺九)."""
 
 _LETTER_OF_GROUP: Final = "mpszf"
-_NAMES_ZH: Final = (
-    [f"{n}万" for n in "一二三四五六七八九"]
-    + [f"{n}筒" for n in "一二三四五六七八九"]
-    + [f"{n}条" for n in "一二三四五六七八九"]
-    + ["东", "南", "西", "北", "白", "发", "中"]
-    + ["春", "夏", "秋", "冬", "梅", "兰", "菊", "竹"]
-)
 
 
 def is_suited(tile: Tile) -> bool:
@@ -71,18 +64,8 @@ def is_suited(tile: Tile) -> bool:
     return 0 <= tile < HONOR
 
 
-def is_honour(tile: Tile) -> bool:
-    """True for winds and dragons (字牌)."""
-    return HONOR <= tile < FLOWER
-
-
 def is_flower(tile: Tile) -> bool:
     return FLOWER <= tile < NUM_KINDS_WITH_FLOWERS
-
-
-def is_terminal(tile: Tile) -> bool:
-    """A 1 or 9 of a suit (幺 / 九)."""
-    return is_suited(tile) and tile % 9 in (0, 8)
 
 
 def suit_of(tile: Tile) -> int:
@@ -116,11 +99,6 @@ def tile_name(tile: Tile) -> str:
 
 def _name_of(tile: Tile) -> str:
     return f"{rank_of(tile)}{_LETTER_OF_GROUP[suit_of(tile)]}"
-
-
-def tile_name_zh(tile: Tile) -> str:
-    """The tile's Chinese name, e.g. ``'五筒'``."""
-    return _NAMES_ZH[tile]
 
 
 _NAMES: Final = tuple(_name_of(tile) for tile in range(NUM_KINDS_WITH_FLOWERS))
@@ -169,7 +147,7 @@ _BEFORE_FIRST = {"m": -1, "p": 8, "s": 17, "z": 26, "f": FLOWER - 1}
 def _parse_plain(text: str) -> list[Tile] | None:
     """The tiles of well-formed notation without spaces, or None for anything else (a space, a
     stray digit, an unknown letter, a rank the suit lacks): the judge reads tens of thousands
-    of hands a second (issue 29), and :func:`_parse_slow` then says exactly what is wrong."""
+    of hands a second, and :func:`_parse_slow` then says exactly what is wrong."""
     if _PLAIN.fullmatch(text) is None:
         return None
     tiles: list[Tile] = []
@@ -244,11 +222,6 @@ def count_tiles(tiles: Iterable[Tile]) -> list[int]:
     for tile in tiles:
         counts[tile] += 1
     return counts
-
-
-def tiles_from_counts(counts: Sequence[int]) -> list[Tile]:
-    """The sorted tile list that ``counts`` describes."""
-    return [tile for tile, n in enumerate(counts) for _ in range(n)]
 
 
 def full_set(kinds: Iterable[Tile]) -> list[Tile]:

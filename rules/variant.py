@@ -4,7 +4,7 @@ A :class:`Variant` is built once in its package (``rules/variants/<key>/__init__
 in the registry (:mod:`rules.registry`). It holds
 
 * ``flow``: the round flow, a :class:`~rules.engine.flow.Flow` (the hooks the engine core asks);
-* ``rules``: the hand rules, a :class:`~rules.wins.base.HandRules` (winning conditions, fan and
+* ``rules``: the hand rules, a :class:`~rules.hand_rules.HandRules` (winning conditions, fan and
   payments: what the judge answers and the engine asks);
 * ``options``: its room options with their defaults and bounds (:mod:`rules.options`);
 * ``name``, ``fan`` and ``reasons``: the labels players read (:mod:`rules.i18n`);
@@ -31,8 +31,8 @@ from rules.options import Option, validate_options
 
 if TYPE_CHECKING:
     from rules.engine.flow import Flow
+    from rules.hand_rules import HandRules
     from rules.tiles import Tile
-    from rules.wins.base import HandRules
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,8 +46,7 @@ Viewer = int | None
 
 def event_for(event: Event, viewer: Viewer) -> dict[str, Any]:
     """``event`` as ``viewer`` may see it. Every viewer is told of every event (redacted), so
-    that the numbering of the events has no gap that would say something happened out of sight
-    (issue 14, item 7)."""
+    that the numbering of the events has no gap that would say something happened out of sight."""
     data = event.to_json()
     if isinstance(event, TreasureSeen) and viewer != event.seat:
         del data["tile"]  # that a ting seat looked at the treasure is public; what it saw is not
@@ -71,7 +70,7 @@ def event_for(event: Event, viewer: Viewer) -> dict[str, Any]:
 def _hides_tile(event: Event, viewer: Viewer) -> bool:
     """A drawn tile is its drawer's; a face-down discard (Li-Si's ting) its discarder's; a
     concealed kong's tile its owner's, in its payment (成麻 下雨) as in its ``meld`` event
-    (issue 24, item 3; ``README.md``, *The round*, item 8)."""
+    (``README.md``, *The round*, item 8)."""
     if isinstance(event, Drew):
         return viewer != event.seat
     if isinstance(event, KongPaid):
@@ -124,8 +123,8 @@ def seat_view(state: RoundState, viewer: Viewer, *, hints: bool | None = None) -
 
 
 def open_view(state: RoundState) -> dict[str, Any]:
-    """The table with every hand open, for a spectator watching behind the play (issue 25:
-    "every hand visible to spectators after the delay only"): what the four seats see together,
+    """The table with every hand open, for a spectator watching behind the play ("every hand visible
+    to spectators after the delay only"): what the four seats see together,
     and nothing that no seat sees. Each seat's concealed tiles, drawn tile, waits, face-down
     discards and concealed kongs as its owner sees them; the treasure's tile once a seat has seen
     it; never the wall, the seed or the salt before the end (the wall stays hidden), no legal

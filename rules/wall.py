@@ -4,7 +4,7 @@ commitment (spec ``README.md``, *The round*, items 2 and 3).
 Reproducible randomness
 -----------------------
 Every random choice of a round comes from one deterministic random bit generator (DRBG) keyed by
-a secret 32-byte ``seed`` (``seed_from_secrets()`` on a live table, a derived seed in the
+a secret 32-byte ``seed`` (fresh from ``secrets`` on a live table, a derived seed in the
 simulator), so that the same seed and the same actions always give the same round:
 
 * **Blocks.** Block ``i`` (``i = 0, 1, 2, …``) is ``HMAC-SHA256(key=seed, msg=i as 8 bytes
@@ -48,7 +48,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import secrets
 import struct
 import sys
 from collections.abc import Sequence
@@ -64,11 +63,6 @@ STACK: Final = 2
 _WORD_SPACE: Final = 1 << 32
 _WORDS_PER_BLOCK: Final = 8
 _BLOCK_WORDS: Final = struct.Struct(">8I")
-
-
-def seed_from_secrets() -> bytes:
-    """A fresh 32-byte seed from the operating system's CSPRNG, for a live table."""
-    return secrets.token_bytes(32)
 
 
 def seed_from_text(text: str) -> bytes:

@@ -1,1 +1,2 @@
-"""Scoring: ledgers of results, history and leaderboards (models arrive with the game issue)."""
+"""Scoring: the settlement ledger of every ended round, its replay and review pages, history,
+ratings and leaderboards, and the shareable result image."""

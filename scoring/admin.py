@@ -50,7 +50,7 @@ class SettlementLinesMixin:
     """Lines shown on a settlement page, which the settlement's own admin has scoped already.
 
     Without this a club manager (who holds no model permissions) would see the settlement but
-    none of its ledger lines, fan items or kong payments (added by the api helper, issue 7).
+    none of its ledger lines, fan items or kong payments.
     """
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -238,7 +238,7 @@ class ReviewFailureAdmin(SettlementFailureAdmin):
 
 @admin.register(RatingState)
 class RatingStateAdmin(ReadOnlyLedgerAdmin):
-    """等级分: each player's (and bot level's) rating per club and variant (issue 25); computed
+    """等级分: each player's (and bot level's) rating per club and variant; computed
     from the ledger, never edited: ``manage.py rating_recompute`` rebuilds it."""
 
     list_display = ("player", "club", "variant", "shown", "games", "mu", "sigma", "updated_at")
@@ -260,7 +260,7 @@ class RatingStateAdmin(ReadOnlyLedgerAdmin):
 
 @admin.register(RoundReview)
 class RoundReviewAdmin(ReadOnlyLedgerAdmin):
-    """牌谱分析: the stored review of each seat of a round (issue 26), read-only (computed by the
+    """牌谱分析: the stored review of each seat of a round, read-only (computed by the
     review task, a new version is a new row)."""
 
     club_field = "round__match__room__club"

@@ -247,7 +247,7 @@ class RoundSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     @extend_schema_field({"type": "string", "nullable": True})
     def get_seed(self, rnd: Round) -> str | None:
         if rnd.status != Round.Status.ENDED or wall_still_in_play(rnd):
-            return None  # duplicate walls: another table still plays this seed (issue 25)
+            return None  # duplicate walls: another table still plays this seed
         return rnd.seed
 
     @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})

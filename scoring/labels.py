@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise  # dev-only package: annotations only
 
 KONG_LABELS: Mapping[str, StrOrPromise] = KONG_NAMES
-"""A kong by its kind: the rules' marks (``rules.labels.KONG_NAMES``, issue 27: one source)."""
+"""A kong by its kind: the rules' marks (``rules.labels.KONG_NAMES``: one source)."""
 
 PAYMENT_LABELS: Mapping[str, StrOrPromise] = {
     "win": SETTLEMENT_TERMS["win"],

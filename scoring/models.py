@@ -8,7 +8,7 @@ What the database itself enforces (tested by trying to break it, ``tests/scoring
 * each seat's entry adds up: ``net = win_amount + kong_amount + settle_amount + cap_adjustment``
   (CHECK), and a seat has one entry per settlement (unique);
 * a fan item names its win (the winner's seat): one per settlement, win and key, so two wins of a
-  成麻 round may both score 平胡 (:class:`FanItem`, issue 24);
+  成麻 round may both score 平胡 (:class:`FanItem`);
 * a payment line (:class:`PaymentLine`, 成麻's ledger: each win, each kong payment, 呼叫转移 and
   each end-of-wall payment) is positive and between two seats.
 
@@ -188,7 +188,7 @@ class FanItem(models.Model):
     The items belong to a win, not to the round: 成麻 (血战到底) has up to three wins a round and
     two winners often score the same item (平胡 twice). A seat wins at most once a round, so
     ``winner`` (the seat) names the win; ``position`` orders every item of the settlement, the
-    wins in the order they were made (issue 24, item 1).
+    wins in the order they were made.
     """
 
     settlement = models.ForeignKey(
@@ -345,7 +345,7 @@ class PaymentLine(models.Model):
 
 
 class RoundReview(models.Model):
-    """牌谱分析 of one seat of an ended round (issue 26): every decision of the seat with the
+    """牌谱分析 of one seat of an ended round: every decision of the seat with the
     ``hard`` bot's choice, the candidate discards' shanten and 进张, and the marks
     (:mod:`rules.review`, ``docs/review.md``). Computed once per round, seat and review version
     (``rules.review.REVIEW_VERSION``) by a task after the settlement, or on demand; a new
@@ -388,7 +388,7 @@ class ReviewFailure(FailureBackoff):
 
 
 class RatingState(models.Model):
-    """等级分: one player's (or one bot level's) current rating in a club and variant (issue 25).
+    """等级分: one player's (or one bot level's) current rating in a club and variant.
 
     OpenSkill's Plackett–Luce model (``scoring.ratings``): ``mu`` is the estimated skill,
     ``sigma`` its uncertainty; the page shows the conservative value ``mu - 3 sigma`` (scaled).

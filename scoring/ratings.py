@@ -1,6 +1,6 @@
-"""等级分: a multiplayer rating with uncertainty, per variant per club (issue 25, "Rating").
+"""等级分: a multiplayer rating with uncertainty, per variant per club.
 
-Issue 25: "replace the Elo leaderboard rating with a multiplayer rating with uncertainty
+The brief: "replace the Elo leaderboard rating with a multiplayer rating with uncertainty
 (OpenSkill's Plackett–Luce model, the ``openskill`` package), per variant per club, shown as a
 conservative value with 'provisional' until enough games; recomputed from the ledger by a
 management command; the leaderboard and player page show its history. Bots are rated too but can

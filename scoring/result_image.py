@@ -1,4 +1,4 @@
-"""A settled round as a picture to share (结算图, issue 27: "a shareable result image of a
+"""A settled round as a picture to share (结算图, "a shareable result image of a
 settlement (PNG made by the server)").
 
 The picture says what the round page says, in the viewer's language: the variant, the room, each

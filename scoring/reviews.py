@@ -1,4 +1,4 @@
-"""牌谱分析 (issue 26): the stored reviews of an ended round, and the seat's-view frames the
+"""牌谱分析: the stored reviews of an ended round, and the seat's-view frames the
 review page steps through.
 
 A review is computed by :mod:`rules.review` from THE replay (``tables.game.store.replay_steps``:

@@ -43,7 +43,7 @@ def is_club_member(user: Any, club_id: int) -> bool:
 
 ClubScope = Club | int | Collection[int] | None
 """Whose results a board counts: one club, several (a viewer's own clubs: what "all clubs" means
-on a page, issue 14 item 13 — nobody sees the players and scores of a club they are not in), or
+on a page — nobody sees the players and scores of a club they are not in), or
 None: every club (tools and benchmarks only, never a page)."""
 
 
@@ -599,10 +599,6 @@ def round_for_page(round_id: int) -> Round | None:
     return (
         Round.objects.select_related("match__room__club", "settlement").filter(pk=round_id).first()
     )
-
-
-def settlement_of(rnd: Round) -> RoundSettlement | None:
-    return RoundSettlement.objects.filter(round=rnd).first()
 
 
 def rounds_played_by(user: Any) -> QuerySet[LedgerEntry, int]:

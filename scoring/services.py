@@ -4,14 +4,14 @@ The round's truth is its seed, dealer and action log (``tables.game.store``); th
 replays it through the engine (``tables.game.store.replay_steps``) instead of trusting a summary,
 because the ledger needs what the summary does not keep: the payments before the cap, each win's
 items. Which kong each kong payment belongs to is not worked out again: it was logged as a fact
-with the action that paid it (``RoundAction.kong_payments``, issue 18), and the ledger's kong
+with the action that paid it (``RoundAction.kong_payments``), and the ledger's kong
 lines are read from those facts, after the replay has checked them (:func:`check_kong_payments`:
 the engine, replaying, must pay exactly what was logged, else :class:`KongPaymentsMismatch`).
 :func:`draft_ledger` is pure (no database): it is what the property tests drive over thousands of
 simulated rounds. :func:`settle_round` writes the draft under the round's row lock; it is
 idempotent (a second run, or a concurrent one, finds the settlement and returns it) and the
 database's unique and check constraints (``scoring.models``) are the last guard. Once a round
-is settled, its club and variant's ratings are brought up to date (``scoring.ratings``, issue 25).
+is settled, its club and variant's ratings are brought up to date (``scoring.ratings``).
 
 Dealer and next round: the engine's result names the next dealer (``RoundResult.next_dealer``,
 spec README item 7), and ``tables.matches`` already deals the match's next round with it (after
@@ -184,7 +184,7 @@ def check_kong_payments(logged: KongPayments, steps: Sequence[ReplayStep]) -> No
 
 def _kong_lines(kong_payments: KongPayments, settled: Sequence[Transfer]) -> tuple[KongLine, ...]:
     """The settled kong payments, each with its kong, read from the facts logged as they happened
-    (issue 18: each action's ``kong_payments``; the kongs are numbered in the order of the actions
+    (each action's ``kong_payments``; the kongs are numbered in the order of the actions
     that paid for them, as ``KongPayment.kong_index`` says)."""
     attributed: list[tuple[int, Meld | None, Transfer]] = []
     index = 0
@@ -476,7 +476,7 @@ def settle_round(round_id: int) -> RoundSettlement | None:
 
 
 def _rated(settlement: RoundSettlement) -> RoundSettlement:
-    """Bring the settlement's club and variant ratings up to date (issue 25: after each round's
+    """Bring the settlement's club and variant ratings up to date (after each round's
     settlement), unless it is rated already; a failure is left to the sweep."""
     if not settlement.rated:
         ratings.ratings_update_safely(club_id=settlement.club_id, variant=settlement.variant)
@@ -552,11 +552,11 @@ def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> li
                 done.append(round_id)
         except Exception:  # one broken round must not block the others; it is logged
             log.exception("could not settle round %s", round_id)
-    ratings.ratings_sweep()  # a rating cut off after its settlement (issue 25)
+    ratings.ratings_sweep()  # a rating cut off after its settlement
     from scoring.tasks import enqueue_missing_reviews  # tasks imports this module
 
     try:
-        enqueue_missing_reviews(now=now)  # reviews whose message was lost (issue 26)
+        enqueue_missing_reviews(now=now)  # reviews whose message was lost
     except Exception:  # never blocks the settlements
         log.exception("could not enqueue the missing reviews")
     return done

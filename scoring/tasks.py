@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 @shared_task(name="scoring.settle_round", acks_late=True, ignore_result=True)
 def settle_round(round_id: int) -> int | None:
     """Settle one ended round; the settlement's id (None if the round did not end). A settled
-    round's review is enqueued next (issue 26)."""
+    round's review is enqueued next."""
     settlement = services.settle_round_recording(round_id)
     if settlement is None:
         return None

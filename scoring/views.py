@@ -112,7 +112,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     """A round's fairness record: the commitment published at the deal; after the round, the
     revealed salt and wall with a button that checks them in the browser, and the settlement."""
     rnd = _round_for(request, round_id)
-    # Duplicate walls: the record waits for every table dealt the same wall (issue 25).
+    # Duplicate walls: the record waits for every table dealt the same wall.
     ended = rnd.status == Round.Status.ENDED and not wall_still_in_play(rnd)
     reveal = None
     if ended:
@@ -160,7 +160,7 @@ def round_replay(request: HttpRequest, round_id: int) -> HttpResponse:
 
 @login_required
 def round_result_image(request: HttpRequest, round_id: int) -> HttpResponse:
-    """结算图: the round's settlement as a PNG to share (issue 27); who may see it: as the
+    """结算图: the round's settlement as a PNG to share; who may see it: as the
     replay (club members, once the round has ended and is settled)."""
     rnd = _round_for(request, round_id)
     if rnd.status != Round.Status.ENDED:

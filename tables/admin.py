@@ -270,7 +270,7 @@ class RoundInline(admin.TabularInline):  # type: ignore[type-arg]
     def revealed_seed(self, rnd: Round) -> str:
         # Secret while the round is played: it decides every tile (spec README, item 2).
         if rnd.status != Round.Status.ENDED or selectors.wall_still_in_play(rnd):
-            return "—"  # duplicate walls: another table still plays this seed (issue 25)
+            return "—"  # duplicate walls: another table still plays this seed
         return rnd.seed
 
 

@@ -82,7 +82,7 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         if not variant:
             return data
         errors: dict[str, Any] = {}
-        options = ro.variant_defaults(variant)  # a key no rule reads is dropped (issue 14)
+        options = ro.variant_defaults(variant)  # a key no rule reads is dropped
         for room_option in ro.FORM_OPTIONS:
             _clean_option(room_option, variant, data, options, errors)
         options.pop("base", None)  # the room's base_stake (底分), written in by the checker

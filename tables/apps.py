@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TablesConfig(AppConfig):
-    """Rooms (房间) of a club; seats, matches and rounds are added by the game issue."""
+    """Rooms (房间) of a club with their seats, matches and rounds; club events."""
 
     name = "tables"
     verbose_name = _("牌桌")

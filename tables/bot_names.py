@@ -1,7 +1,6 @@
 """Bots' names: every bot at a table, in the history, on the charts and in the ledger gets a
 readable name of its own — 机器人·简单 1, 机器人·困难 2 (English: "Bot · Easy 1") — instead of
-the one mark 🤖 they all shared, which left three bots of a round indistinguishable (issue 24
-item 6).
+the one mark 🤖 they all shared, which left three bots of a round indistinguishable.
 
 A bot is a seat, not an account (``Seat.is_bot``; a match's ``players`` holds ``None`` for it),
 so its name is made where it is shown, in the viewer's language: bots are numbered 1, 2, 3 in

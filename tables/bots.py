@@ -3,7 +3,7 @@
 options, never the round state, and answers one of the engine's legal actions.
 
 Levels (``rules.bots.LEVELS``): 简单 ``easy``, 普通 ``normal``, 困难 ``hard``; ``basic`` is the
-bot the tables had before issue 19 (never claims, declares ting whenever allowed, throws the tile
+bot the tables had before the levels (never claims, declares ting whenever allowed, throws the tile
 with the fewest neighbours), still the default of :func:`choose_action` for callers that name no
 level. A bot's generator is seeded from the round's public commitment, the state's version and
 the seat: the same table position always gets the same move, and nothing hidden seeds it.

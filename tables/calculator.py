@@ -1,4 +1,4 @@
-"""算番器 (hand calculator): a public page and its JSON endpoint (issue 10).
+"""算番器 (hand calculator): a public page and its JSON endpoint.
 
 ``POST /api/judge/`` takes one judge case (``judge.md``, *A case*) and answers exactly what
 ``python -m rules judge`` answers for it (the same :func:`rules.judge.judge_case`, hence the same
@@ -184,7 +184,7 @@ class JudgeView(APIView):
 def variant_setup() -> dict[str, Any]:
     """What the page needs to build its forms and cases, for every variant the judge knows
     (:func:`rules.case_facts.case_facts`: options, tiles, hand size, treasure, chows, special
-    kongs, the ``extra`` facts), so that its script never names a variant (issue 27)."""
+    kongs, the ``extra`` facts), so that its script never names a variant."""
     return {key: case_facts(variant) for key, variant in JUDGED.items()}
 
 

@@ -1,4 +1,4 @@
-"""Club managers at the tables (issue 7): close or reopen a room, remove a seated player,
+"""Club managers at the tables: close or reopen a room, remove a seated player,
 dissolve a table (网管解散). The admin and the API call these; each intervention is also written
 to the room's admin history."""
 

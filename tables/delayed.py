@@ -1,4 +1,4 @@
-"""Spectating with a delay (issue 25: "Spectating an event table with a delay … with every hand
+"""Spectating with a delay ("Spectating an event table with a delay … with every hand
 visible to spectators after the delay only; live spectators of ordinary rooms keep today's view").
 
 A room with ``spectator_delay_s`` > 0 shows its spectators (never its seated players: the

@@ -38,7 +38,7 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
         club_field.queryset = clubs
         only = list(clubs.values_list("pk", flat=True)[:2])
         if len(only) == 1 and self.initial.get("club") is None:
-            # The only club is chosen already: nothing to pick (issue 27).
+            # The only club is chosen already: nothing to pick.
             self.initial["club"] = only[0]
         optional_bot_level(self)
         optional_spectator_delay(self)
@@ -51,7 +51,7 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
         return self.cleaned_data.get("spectator_delay_s") or 0
 
     def clean(self) -> dict[str, Any]:
-        """A spectator delay only from a manager of the chosen club (issue 25; the service
+        """A spectator delay only from a manager of the chosen club (the service
         :func:`tables.rooms.room_create` checks it again)."""
         data = super().clean() or {}
         club = data.get("club")

@@ -105,7 +105,7 @@ def has_wind_rounds(variant: str) -> bool:
 
 def deal_passes_in_seat_order(variant: str) -> bool:
     """Whether the deal of ``variant`` goes round the table in seat order (it stays or passes
-    to the next seat), so a match can be one wind round (一圈, issue 25)."""
+    to the next seat), so a match can be one wind round (一圈)."""
     from rules.registry import VARIANTS
 
     found = VARIANTS.get(variant)
@@ -300,7 +300,7 @@ def _is_win(action: Action) -> bool:
 
 
 def default_action(state: RoundState, seat: int) -> Action:
-    """What a seat does when its clock runs out (brief, issue 5): pass on a claim; discard the
+    """What a seat does when its clock runs out: pass on a claim; discard the
     drawn tile (or, if it may not, its first legal discard, never declaring ting); win only when
     the variant leaves nothing else (every legal action is a win)."""
     legal = legal_actions(state, seat)
@@ -324,15 +324,6 @@ def default_action(state: RoundState, seat: int) -> Action:
         return wins[0]
     # A secret choice (成麻 定缺, 换三张): the variant lists its timeout choice first.
     return legal[0]
-
-
-def auto_play_action(state: RoundState, seat: int) -> Action:
-    """托管 plays like a timeout, except that it always takes a legal win (players expect the
-    robot standing in for them not to throw a winning tile away)."""
-    for action in legal_actions(state, seat):
-        if _is_win(action):
-            return action
-    return default_action(state, seat)
 
 
 def kong_payments(

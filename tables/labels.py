@@ -107,12 +107,6 @@ def calculator_labels() -> dict[str, Any]:
     }
 
 
-def variant_name(key: str) -> str:
-    """A variant's name in the active language (the key itself for an unknown one)."""
-    variant = VARIANTS.get(key)
-    return key if variant is None else text(variant.name.name)
-
-
 def fan_name(key: str, variant_key: str | None = None) -> str:
     """A fan item's name in the active language (the key itself if unknown). A key means the
     same item in every variant that has it, so without ``variant_key`` the first variant naming
@@ -131,7 +125,7 @@ def win_by_name(win_by: str) -> str:
     return win_by if label is None else text(label.name)
 
 
-# --- the words a page's scripts show (issue 17) -------------------------------------------------
+# --- the words a page's scripts show ------------------------------------------------------------
 
 WIND_NAMES: dict[str, StrOrPromise] = {key: lazy(msg) for key, msg in WIND_WORDS.items()}
 """A seat's or round's wind in one character (东 南 西 北; E S W N)."""

@@ -48,7 +48,7 @@ def rounds_in_play(room: Room) -> list[Round]:
 
 def start_if_ready(room: Room) -> Round | None:
     """Start a match, or its next round, when all four seats are ready (the room is locked).
-    A closed room starts nothing, nor does a tournament's table (issue 25)."""
+    A closed room starts nothing, nor does a tournament's table."""
     if room.status == Room.Status.CLOSED:
         return None
     if Match.objects.filter(room=room, hands_limit__isnull=False).exists():
@@ -72,7 +72,7 @@ def match_start_seated(
     *, room: Room, hands_limit: int, wind_round: bool = False, wall_seed: str = ""
 ) -> Round | None:
     """Start a match of ``hands_limit`` hands at the locked ``room`` whose four seats were
-    filled by a tournament (issue 25): seat 0 (East) deals first; with ``wind_round`` it also
+    filled by a tournament: seat 0 (East) deals first; with ``wind_round`` it also
     ends with its wind round (一圈, ``hands_limit`` then being its safety bound); with
     ``wall_seed`` every hand is dealt from it (duplicate walls). None if a match is already in
     play there (idempotent)."""
@@ -93,7 +93,7 @@ def match_start_seated(
 
 
 def match_finish_after_hand(*, match_id: int) -> bool:
-    """The round clock ran out (issue 25): the match ends when its hand in play ends, or now if
+    """The round clock ran out: the match ends when its hand in play ends, or now if
     it is between hands. Locks the hand in play first, so the move that ends it sees the new
     limit. Idempotent; True if the match is (or will be) over."""
 
@@ -144,7 +144,7 @@ def _deal_next(room: Room, match: Match) -> Round | None:
         # first under the test-only fixed seed.
         fixed = settings.TESTING and getattr(settings, "TABLES_FIXED_SEED", None)
         # A tournament table (a match of fixed length) was seated East, South, West, North:
-        # East deals first (issue 25), which also makes duplicate walls deal alike.
+        # East deals first, which also makes duplicate walls deal alike.
         seated = match.hands_limit is not None
         dealer, number = (0 if fixed or seated else secrets.randbelow(4)), 1
     else:
@@ -196,7 +196,7 @@ def match_next_round(
         humans = Seat.objects.filter(room=room, is_bot=False).values_list("user_id", flat=True)
         if match.hands_limit is None and presence.users_online(room.pk, humans) == set():
             # None: Redis cannot say. A tournament table is never abandoned: its absent
-            # players are played by 托管 until its hands are done (issue 25).
+            # players are played by 托管 until its hands are done.
             end_match(room, reason=ABANDONED_REASON)
             notify_room(room.pk)
             return None

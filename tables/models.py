@@ -1,6 +1,7 @@
-"""Rooms (房间): a table opened in a club with a variant and its room options.
-
-Its seats, matches and rounds point at it; a room's variant is a key of the registry.
+"""The tables' rows: rooms (房间, a table opened in a club with a variant and its room options),
+their seats, matches (对局) and rounds (盘) with each round's action log and events, and the
+refused actions kept for retries. The club events' models (:mod:`tables.tournaments.models`) are
+imported at the end, so that the ``tables`` app owns their tables too.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def new_room_code() -> str:
 
 
 class BotLevel(models.TextChoices):
-    """机器人水平: the levels of :mod:`rules.bots` a room owner may seat (issue 19)."""
+    """机器人水平: the levels of :mod:`rules.bots` a room owner may seat."""
 
     EASY = "easy", _("简单")
     NORMAL = "normal", _("普通")
@@ -101,7 +102,7 @@ class Room(TableSettings):
         help_text=_("补位机器人的默认水平，也是托管代打的水平。"),
     )
     # Bounds (0-1800) are checked by the one checker of room settings,
-    # tables.room_options.room_options_validate (issue 25, delayed spectating).
+    # tables.room_options.room_options_validate (delayed spectating).
     spectator_delay_s = models.PositiveIntegerField(
         _("观战延迟（秒）"),
         default=0,
@@ -145,7 +146,7 @@ class Room(TableSettings):
         self.clean_table_settings()
 
 
-# --- Live tables (issue 5): seats, matches (局), rounds and their append-only event log -----------
+# --- Live tables: seats, matches (局), rounds and their append-only event log ---------------------
 
 
 class Seat(models.Model):
@@ -153,7 +154,7 @@ class Seat(models.Model):
 
     A seat row exists only while someone sits in it; standing up deletes it. ``auto_play`` is 托管:
     the server plays the seat's default action at once until the player clicks "I'm back"; it is
-    switched on after ``AUTO_PLAY_AFTER_TIMEOUTS`` timeouts in a row (brief, issue 5).
+    switched on after ``AUTO_PLAY_AFTER_TIMEOUTS`` timeouts in a row.
     ``absent_since``: when the player last closed the table (no socket left); outside a match
     the seat is freed after ``TABLES_FREE_ABSENT_SEAT_S`` (:func:`tables.rooms.sweep_absent_seats`).
     """
@@ -440,7 +441,7 @@ class ActionRecord(models.Model):
         return f"{self.round_id}/{self.seat}/{self.client_action_id}"
 
 
-# --- Club events (issue 25): their models live in their own module, registered with this app ----
+# --- Club events: their models live in their own module, registered with this app ---------------
 
 from tables.tournaments.models import (  # noqa: E402
     Entrant,

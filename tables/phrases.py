@@ -1,4 +1,4 @@
-"""快捷语: the fixed quick phrases a seated player may send to the table (issue 27: "quick
+"""快捷语: the fixed quick phrases a seated player may send to the table ("quick
 phrases (快捷语, a fixed list, rate-limited)").
 
 A phrase travels as its number only: the server checks it (:func:`phrase_send`, the one

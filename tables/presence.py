@@ -1,11 +1,11 @@
-"""Who has a table open: presence that expires by itself (issue 14, item 3).
+"""Who has a table open: presence that expires by itself.
 
 Every open table socket is a member of two sorted sets in Redis, scored by the moment it expires:
 the sockets of a user at a room (is the seat online?) and all the sockets of a user (the per-user
 cap). A socket refreshes its entries every :data:`REFRESH_S` while its consumer runs, and removes
 them when it ends, however it ends (:class:`tables.consumers.TableConsumer`: the refresher lives
 and dies with the consumer; one that died of Redis's connection error used to leave its refresher
-writing for ever, issue 24 item 2). A socket whose ASGI worker was killed closes nothing: its
+writing for ever). A socket whose ASGI worker was killed closes nothing: its
 entries simply expire after :data:`TTL_S`, so a seat can no longer stay "connected" for ever, as
 the old database counter (``Seat.connections ± 1``) did. ``Seat.connected`` stays as what the
 others were last shown; :func:`tables.rooms.seat_presence_sync` brings it in line with this
@@ -36,7 +36,7 @@ REFRESH_S = 10.0
 
 def max_sockets_per_user() -> int:
     """Open table sockets one user may hold at once (``TABLES_MAX_SOCKETS_PER_USER``): a few
-    tabs and a phone, not the dozens that slowed everybody's table (issue 14, item 14)."""
+    tabs and a phone, not the dozens that slowed everybody's table."""
     return int(settings.TABLES_MAX_SOCKETS_PER_USER)
 
 

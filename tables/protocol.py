@@ -134,7 +134,7 @@ def parse_client_message(text: str | None) -> ClientMessage:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         # json_input refuses nesting past MAX_DEPTH before decoding: 4 KB of "[" recursed past
-        # Python's limit, and a few hundred levels reached the round and its records (issue 24).
+        # Python's limit, and a few hundred levels reached the round and its records.
         data = json_input.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except ValueError as exc:  # JSONDecodeError and json_input.TooDeep among them
         raise ProtocolError("bad_json", f"the message is not JSON: {exc}") from exc

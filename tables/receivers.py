@@ -2,7 +2,7 @@
 
 A membership deleted (a player left or was removed, or the club was deleted), made inactive, or
 a user account deactivated: after the commit, :func:`tables.rooms.member_lost` stands the
-player up and closes their sockets at the club's tables (issue 14, item 8: a member who left
+player up and closes their sockets at the club's tables (a member who left
 kept playing and was paid; a removed spectator kept receiving the game).
 """
 

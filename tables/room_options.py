@@ -18,8 +18,8 @@ Decisions (the spec does not cover room editing):
 * Every path that stores a room's options (lobby form, API, admin, ``manage.py demo``) goes
   through :func:`room_options_validate`: the keys must be the variant's (its rule options and
   ``hints``), every value of the right type and within its bounds, ``base`` is the room's
-  ``base_stake`` (底分), and the whole is small. An unknown key is refused, not stored (issue 14,
-  items 5 and 6: a 2 MB unknown key was stored; the lobby form's 底分 5 was scored 1).
+  ``base_stake`` (底分), and the whole is small. An unknown key is refused, not stored (a 2 MB
+  unknown key was stored once; the lobby form's 底分 5 was scored 1).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ MAX_OPTIONS_BYTES = 1024
 
 
 SPECTATOR_DELAY_MAX_S = 1800
-"""The longest spectator delay a room may have (issue 25: 3 minutes by default for an event)."""
+"""The longest spectator delay a room may have (3 minutes by default for an event)."""
 
 
 def room_options_validate(
@@ -156,7 +156,7 @@ def room_options_validate(
     The one checker of every path (see the module docstring). The variant's option specs
     (:meth:`rules.variant.Variant.validate_options`: types, bounds, unknown keys refused) are the
     authority; ``base`` is the room's ``base_stake`` (底分), within the bounds of ``base``;
-    ``spectator_delay_s`` (delayed spectating, issue 25) is a whole number of seconds from 0 to
+    ``spectator_delay_s`` (delayed spectating) is a whole number of seconds from 0 to
     :data:`SPECTATOR_DELAY_MAX_S`.
     """
     if (

@@ -56,7 +56,7 @@ def room_create(
     Every path that opens a room (lobby form, API, admin's own save through the same checker)
     comes here or through :func:`tables.room_options.room_options_validate`: the room's 底分
     ``base_stake`` is written into the rules' option ``base`` there, so it is scored as set.
-    A spectator delay (issue 25: after the delay spectators see every hand) is set only by an
+    A spectator delay (after the delay spectators see every hand) is set only by an
     owner or admin of the club: a player who could set it could open a room whose friends watch
     every hand.
     """
@@ -207,7 +207,7 @@ def _name(seat: Seat) -> str:
 def stand_up(room: Room, seat: Seat, *, reason: str) -> None:
     """``seat`` leaves the locked ``room``: a match in play ends (its round voided, spec README
     item 1) with ``reason``; the bots stand up too when no human is left. Everyone at the table
-    is told who left (a public notice on the voided round: otherwise a mystery, issue 17)."""
+    is told who left (a public notice on the voided round: otherwise a mystery)."""
     voided = rounds_in_play(room)
     end_match(room, reason=reason)
     kind = PLAYER_REMOVED_EVENT if reason == PLAYER_REMOVED else PLAYER_LEFT_EVENT
@@ -222,7 +222,7 @@ def stand_up(room: Room, seat: Seat, *, reason: str) -> None:
 def member_lost(*, club_id: int, user_id: int) -> list[int]:
     """A user is no longer an active member of a club (left it, was removed, or the account was
     closed): they stand up from every table of the club as a player who leaves does, and every
-    socket of theirs at the club's tables — seat or spectator — is closed (issue 14, item 8).
+    socket of theirs at the club's tables — seat or spectator — is closed.
     Returns the rooms they were seated at. Idempotent."""
     if membership.is_active_member(user_id, club_id):
         return []  # still (or again) a member
@@ -320,7 +320,7 @@ def absent_seat_timeout_s() -> int:
 
 def seat_free_if_absent(*, room_id: int, seat_id: int, now: datetime | None = None) -> bool:
     """Free one seat whose player closed the table more than :func:`absent_seat_timeout_s` ago,
-    if no match is in play (issue 27: "a player who closed the tab keeps the seat: the lobby lists
+    if no match is in play ("a player who closed the tab keeps the seat: the lobby lists
     the room 4/4 人 等待开局 — free the seat of an absent player before the first deal after a
     timeout; 托管 only inside a match"). Everything is checked again under the room's row lock
     and presence is asked once more (a player who came back keeps the seat; Redis unreachable:

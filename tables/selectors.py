@@ -78,7 +78,7 @@ def playing_match(room_id: int) -> Match | None:
 
 
 def match_scores(match: Match) -> dict[str, Any]:
-    """The match in play as the seat plates show it (issue 27: "the running match score on each
+    """The match in play as the seat plates show it ("the running match score on each
     seat plate"): each seat's total over its ended rounds (the rounds' own nets, known at once,
     not waiting for the ledger) and ``through``, the number of the last round counted (the page
     adds the round just ended itself when it is not counted yet)."""
@@ -190,7 +190,7 @@ def decision_message(
     version = rnd.decision_version if token is None else token
     view = gameplay.seat_view(state, seat)
     view["version"] = version
-    # Li-Si: a ready player wins by themselves, with no 胡 to press; the page says so (issue 27).
+    # Li-Si: a ready player wins by themselves, with no 胡 to press; the page says so.
     view["auto_win"] = state.variant.flow.wins_after_ting
     return {
         "type": "decision",
@@ -210,7 +210,7 @@ def decision_message(
 
 RECENT_EVENTS = 80
 """How many of a round's last events a snapshot carries, so that a page opened (or reloaded) in
-the middle of a round fills its log (牌局记录) again (issue 27)."""
+the middle of a round fills its log (牌局记录) again."""
 
 
 def recent_event_rows(rnd: Round) -> list[tuple[int, dict[str, Any]]]:
@@ -237,7 +237,7 @@ def events_for(rows: list[tuple[int, dict[str, Any]]], seat: int | None) -> list
 
 def round_players(rnd: Round) -> list[dict[str, Any]]:
     """Who played each seat of the round's match, for a page to name them after they left the
-    table (issue 27: a settlement shown once all four left named "座位 1…4"): a player's public
+    table (a settlement shown once all four left named "座位 1…4"): a player's public
     name, or a bot's number and level (named in the viewer's language, ``static/js/bots.js``)."""
     from accounts.models import User
 
@@ -290,7 +290,7 @@ def snapshot_message(
         "commitment": rnd.commitment,
         # The seed is secret until the round has ended (then anyone may check the commitment);
         # a voided (aborted) round never reveals it: every hand could be rebuilt from it, and
-        # those hands were never shown (issue 14, item 9).
+        # those hands were never shown.
         "seed": rnd.seed if ended else None,
         "result": rnd.result if ended else None,
         # Why a voided round was voided (who left, who dissolved the table): a page opened
@@ -366,7 +366,7 @@ def visible_events(
 class Frame:
     """What every viewer is shown at once after a write: some events (``(seq, views)`` rows),
     then the decision of ``state``. A write makes several frames when the engine cut it into
-    stages (a claim window nobody was asked in is shown on its own, issue 14 item 7). ``last``:
+    stages (a claim window nobody was asked in is shown on its own). ``last``:
     the frame that ends the write (its decision carries the deadline)."""
 
     state: RoundState
@@ -444,7 +444,7 @@ def round_start_update(
 
 
 def wall_still_in_play(rnd: Round) -> bool:
-    """Duplicate walls (issue 25): another table is still playing a hand dealt from the same
+    """Duplicate walls: another table is still playing a hand dealt from the same
     seed as ``rnd``. Until it ends, ``rnd``'s seed, wall, event log and replay stay unpublished
     (they would show that table every hand). Only matches dealt from a shared ``wall_seed`` can
     share a seed; any other round answers at once."""

@@ -1,4 +1,4 @@
-"""A move whose notification died with its process still reaches every socket (issue 24, item 4).
+"""A move whose notification died with its process still reaches every socket.
 
 A move's notification leaves after its commit, from the process that made it (:mod:`tables.notify`:
 the ASGI process of the socket that moved, the clock, a Celery worker). A process killed between

@@ -1,4 +1,4 @@
-"""Check that the production process definitions start the site (issue 28, "checked by a script").
+"""Check that the production process definitions start the site.
 
     .venv/bin/python tools/check_deploy.py systemd-like  # the unit files' commands, here
     .venv/bin/python tools/check_deploy.py docker        # docker compose up, when Docker runs

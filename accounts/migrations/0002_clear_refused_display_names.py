@@ -1,4 +1,4 @@
-"""Display names the site now refuses (issue 24 item 6) are cleared on the accounts that have one:
+"""Display names the site now refuses are cleared on the accounts that have one:
 a name with characters that hide or reorder text (a right-to-left override, a zero-width space …)
 or one that passes for a bot (🤖, 机器人·简单 1). The player is then shown by their username until
 they choose a new name, which goes through ``accounts.display_names`` like any other.

@@ -3,7 +3,7 @@ variant's payments"), as ``hard`` (困难) weighs it.
 
 ``normal`` ranks the ready hands a discard leaves by how many winning tiles are unseen. ``hard``
 ranks them by the points they are expected to bring: for each legal wait, the winner's gain if
-the hand won on it (the variant's own :meth:`~rules.wins.base.HandRules.judge_win`, the judge's
+the hand won on it (the variant's own :meth:`~rules.hand_rules.HandRules.judge_win`, the judge's
 code, on the win a ting query asks about: ting declared, self-drawn), weighted by a chance of
 winning that grows with the unseen copies of the waits but less than in proportion (four players
 race; eight tiles do not win twice as often as four). So a 夹胡 / 卡当 / 边张 / 单调 wait, which

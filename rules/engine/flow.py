@@ -7,7 +7,7 @@ spec README's common round; a variant's ``flow.py`` overrides only what its spec
 There is no ``if variant == …`` in the core: a new regional rule becomes a field or a hook here.
 
 Winning, ting conditions, fan and payments are not flow: they are the variant's hand rules
-(``state.variant.rules``, a :class:`~rules.wins.base.HandRules`), the same code the judge calls.
+(``state.variant.rules``, a :class:`~rules.hand_rules.HandRules`), the same code the judge calls.
 
 The flow calls the core's helpers (``core.lay_meld``, ``core.draw_replacement`` …); the core
 never imports a flow: it is handed the :class:`~rules.variant.Variant` with the round.

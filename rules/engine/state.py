@@ -233,11 +233,6 @@ class RoundResult:
     nets: tuple[int, int, int, int]
     next_dealer: Seat
 
-    @property
-    def drawn_round(self) -> bool:
-        """荒庄 / 流局: nobody won."""
-        return self.winner is None
-
 
 @dataclass(frozen=True)
 class RoundState:

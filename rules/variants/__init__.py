@@ -8,6 +8,9 @@
 ``labels.py``    the words players read: name, fan items, reasons
 =============== ===================================================================
 
+``shape.py`` is the judge's ``shape`` pseudo-variant (four sets and a pair, nothing scored): the
+judge answers for it, no room plays it.
+
 The registry that lists them is :mod:`rules.registry` (kept outside this package so that
 importing a variant never runs the registry).
 """

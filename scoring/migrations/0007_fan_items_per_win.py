@@ -1,4 +1,4 @@
-"""Fan items per win (issue 24, item 1): ``FanItem.winner`` names the win an item belongs to.
+"""Fan items per win: ``FanItem.winner`` names the win an item belongs to.
 
 成麻 (血战到底) has several wins a round and two winners often score the same item (平胡 twice):
 the old unique (settlement, key) refused such a round's settlement, which was then retried for

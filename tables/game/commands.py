@@ -39,7 +39,7 @@ from tables.selectors import Frame
 from tables.signals import round_finished
 
 AUTO_PLAY_AFTER_TIMEOUTS = 2
-"""Timeouts in a row after which a seat goes into 托管 (brief, issue 5)."""
+"""Timeouts in a row after which a seat goes into 托管."""
 AUTO_PLAY_DELAY_S = 1.0
 """How long a bot or a 托管 seat "thinks": enough for the others to see the move happen."""
 NEXT_ROUND_AFTER_S = 20
@@ -123,7 +123,7 @@ def round_start(
     ``seed`` is only given by tests; a live table always draws it from the operating system's
     CSPRNG. The test-only setting ``TABLES_FIXED_SEED`` (hex, honoured only when ``TESTING``)
     makes browser tests reproducible. A match with a ``wall_seed`` (a tournament round with
-    duplicate walls, issue 25) deals hand ``number`` from :func:`hand_seed`: every table of the
+    duplicate walls) deals hand ``number`` from :func:`hand_seed`: every table of the
     round plays the same walls.
     """
     room = match.room
@@ -159,8 +159,8 @@ def round_start(
 
 
 def hand_seed(wall_seed: str, number: int) -> bytes:
-    """The seed of hand ``number`` of a match dealt from ``wall_seed`` (duplicate walls, issue
-    25): ``HMAC-SHA256(key=wall_seed, msg="hand:<number>")``, so each hand has its own wall and the
+    """The seed of hand ``number`` of a match dealt from ``wall_seed`` (duplicate walls):
+    ``HMAC-SHA256(key=wall_seed, msg="hand:<number>")``, so each hand has its own wall and the
     same hand number has the same wall at every table. A secret like any round's seed: the round
     reveals only its own seed when it ends, never the key."""
     return hmac.new(bytes.fromhex(wall_seed), f"hand:{number}".encode(), hashlib.sha256).digest()
@@ -319,7 +319,7 @@ def round_autoplay(*, round_id: int, version: int) -> bool:
                 level = seat.bot_level or rnd.match.room.bot_level
                 choosers[s] = (partial(bots.choose_action, level=level), "auto")
             elif seat is not None and seat.auto_play:
-                # 托管 plays at the room's bot level (issue 19); it too takes every legal win.
+                # 托管 plays at the room's bot level; it too takes every legal win.
                 level = rnd.match.room.bot_level
                 choosers[s] = (partial(bots.choose_action, level=level), "auto")
         progress = _Progress(state=state)
@@ -431,7 +431,7 @@ def _commit_steps(
     ended = rnd.status == Round.Status.ENDED
     if rows or seats_changed or ended or progress.actors:
         # A pass that leaves a claim window open changes no event: only its seat is told (its
-        # own decision), nobody else hears of it (issue 14, item 7).
+        # own decision), nobody else hears of it.
         notify_room(
             room.pk,
             table=seats_changed or ended,
@@ -506,7 +506,7 @@ def _update_seat_clocks(seats: Mapping[int, Seat], steps: list[_Step]) -> bool:
     Conditional ``UPDATE``s on the current row, never a save of the copy read earlier: the seat
     row is not locked by the round's transaction, and a player's "I'm back"
     (:func:`tables.rooms.seat_back`) committed meanwhile must not be overwritten by a stale
-    ``auto_play`` (issue 14, item 3)."""
+    ``auto_play``."""
     auto_play_changed = False
     for step in steps:
         seat = seats.get(step.seat)
@@ -554,7 +554,7 @@ def _after_round(rnd: Round, room: Room) -> None:
     transaction.on_commit(lambda: round_finished.send(sender=Round, round=rnd))
     match = rnd.match
     if match_hands_done(match, rnd):
-        # A tournament table has played its hands or its wind round (issue 25): the match ends
+        # A tournament table has played its hands or its wind round: the match ends
         # now, not after the settlement pause, and the event's clock sweep sees it finished.
         match_end_at_limit(match, room)
         return
@@ -567,16 +567,16 @@ HANDS_LIMIT_REASON = "hands_limit"
 """``Match.end_reason`` of a match that played its ``hands_limit`` hands (a tournament table)."""
 WIND_ROUND_LAST_DEALER = 3
 """Seat 3 (North) deals last in a wind round: a tournament table is seated E, S, W, N and seat 0
-deals first (issue 25)."""
+deals first."""
 WIND_ROUND_MAX_HANDS = 16
 """The safety bound of a wind-round match (``Match.hands_limit``): it ends after this many hands
-even if the wind round is not over, so a long run of 连庄 cannot hold the event's round up
-(issue 25). Four dealers with three 连庄 each on average fit in it."""
+even if the wind round is not over, so a long run of 连庄 cannot hold the event's round up. Four
+dealers with three 连庄 each on average fit in it."""
 
 
 def wind_round_over(rnd: Round) -> bool:
     """Whether the ended ``rnd`` ends its wind round (一圈): its dealer was the last seat and the
-    deal leaves it (the next dealer is another seat). Issue 25: "each round = N hands or a wind
+    deal leaves it (the next dealer is another seat): an event's "round = N hands or a wind
     round"; only variants whose deal passes in seat order play one
     (:func:`tables.gameplay.deal_passes_in_seat_order`)."""
     if rnd.dealer != WIND_ROUND_LAST_DEALER:

@@ -17,13 +17,13 @@ sends.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import Model
+from django.db.models import Field, JSONField, Model
 from django.utils import timezone
 
 from rules.engine import RoundState
@@ -48,13 +48,6 @@ def lock_round(round_id: int) -> Round:
 
 
 _M = TypeVar("_M", bound=Model)
-
-
-def _partial(model: type[_M], db: str, values: dict[str, Any]) -> _M:
-    """A model instance of some of its columns, the rest deferred: ``from_db`` takes the values
-    in the model's field order (an abstract base puts its fields first), so they are put in it."""
-    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
-    return model.from_db(db, names, [values[name] for name in names])
 
 
 def seats_by_index(room: Room) -> dict[int, Seat]:
@@ -99,7 +92,7 @@ def record(
     if previous is None or gameplay.decision_key(previous) != gameplay.decision_key(state):
         # The decision's token is the number of the last event before it, not the state's
         # version: versions count every pass in a claim window and would tell the others how
-        # many seats were asked (issue 14, item 7); events are the same for every viewer.
+        # many seats were asked; events are the same for every viewer.
         rnd.decision_version = rnd.last_seq
         # A turn and a secret choice of every seat (成麻 定缺) get the turn's time.
         slow = gameplay.phase_kind(state) in ("turn", "choice")
@@ -157,26 +150,23 @@ class MoveContext:
     earlier: dict[str, Any] | None
 
 
-_ROUND_COLUMNS = (
-    "id",
-    "match_id",
-    "number",
-    "dealer",
-    "seed",
-    "commitment",
-    "state_actions",
-    "action_count",
-    "version",
-    "last_seq",
-    "status",
-    "deadline",
-    "decision_version",
-    "result",
-    "started_at",
-    "ended_at",
-)
-_SEAT_COLUMNS = ("id", "room_id", "index", "user_id", "is_bot", "ready", "auto_play")
-_SEAT_COLUMNS_MORE = ("consecutive_timeouts", "connected")
+def _fields(model: type[Model], *, leave_out: tuple[str, ...] = ()) -> tuple[Field[Any, Any], ...]:
+    """The model's columns in its field order, which is the order ``from_db`` takes values in
+    (an abstract base, like ``TableSettings``, puts its fields first)."""
+    return tuple(f for f in model._meta.concrete_fields if f.attname not in leave_out)
+
+
+_ROUND_FIELDS = _fields(Round, leave_out=("state",))
+"""Every column of the round but its engine snapshot (a few kB, which :func:`load_state` reads
+only when the process has not cached the state); the match, room and seat rows are read whole,
+so that a move fetches nothing of them again."""
+_MATCH_FIELDS = _fields(Match)
+_ROOM_FIELDS = _fields(Room)
+_SEAT_FIELDS = _fields(Seat)
+
+
+def _select(alias: str, fields: tuple[Field[Any, Any], ...]) -> str:
+    return ", ".join(f'{alias}."{f.column}"' for f in fields)
 
 
 def read_for_move(round_id: int, *, seat: int, client_action_id: str) -> MoveContext:
@@ -205,11 +195,10 @@ def _accepted(decision: int, last_seq: int) -> dict[str, Any]:
 
 
 _PG_READ = f"""
-SELECT {", ".join(f"r.{c}" for c in _ROUND_COLUMNS)},
-       m.room_id, m.variant, m.options, rm.club_id, rm.turn_timeout_s, rm.claim_timeout_s,
-       (SELECT json_agg(json_build_array({
-    ", ".join(f's."{c}"' for c in (*_SEAT_COLUMNS, *_SEAT_COLUMNS_MORE))
-}))
+SELECT {_select("r", _ROUND_FIELDS)},
+       {_select("m", _MATCH_FIELDS)},
+       {_select("rm", _ROOM_FIELDS)},
+       (SELECT json_agg(json_build_array({_select("s", _SEAT_FIELDS)}))
           FROM tables_seat s WHERE s.room_id = m.room_id),
        (SELECT json_build_array(a.decision, a.last_seq) FROM tables_roundaction a
          WHERE a.round_id = r.id AND a.seat = %(seat)s AND a.client_action_id = %(cid)s),
@@ -223,6 +212,7 @@ SELECT {", ".join(f"r.{c}" for c in _ROUND_COLUMNS)},
  WHERE r.id = %(round)s
    FOR UPDATE OF r
 """
+_ACTION_COUNT_AT = [f.attname for f in _ROUND_FIELDS].index("action_count")
 
 
 def _read_for_move_pg(round_id: int, *, seat: int, client_action_id: str) -> MoveContext:
@@ -237,44 +227,46 @@ def _read_for_move_pg(round_id: int, *, seat: int, client_action_id: str) -> Mov
     with connection.cursor() as cursor:
         cursor.execute(_PG_READ, params)
         row = cursor.fetchone()
-        n = len(_ROUND_COLUMNS)
-        if row is not None and row[-1] != row[_ROUND_COLUMNS.index("action_count")]:
+        if row is not None and row[-1] != row[_ACTION_COUNT_AT]:
             cursor.execute(_PG_READ, params)
             row = cursor.fetchone()
     if row is None:
         raise Round.DoesNotExist(f"round {round_id}")
-    db = connection.alias
-    rnd = Round.from_db(db, list(_ROUND_COLUMNS), _decoded(Round, _ROUND_COLUMNS, row[:n]))
-    room_id, variant, options, club_id, turn_s, claim_s, seat_rows, accepted, refused, _ = row[n:]
-    room = _partial(
-        Room,
-        db,
-        {"id": room_id, "club_id": club_id, "turn_timeout_s": turn_s, "claim_timeout_s": claim_s},
-    )
-    match = _partial(
-        Match, db, {"id": rnd.match_id, "room_id": room_id, "variant": variant, "options": options}
-    )
-    match.room = room
-    rnd.match = match
-    names = [*_SEAT_COLUMNS, *_SEAT_COLUMNS_MORE]
+    values = iter(row)
+    rnd = _from_columns(Round, _ROUND_FIELDS, values)
+    rnd.match = _from_columns(Match, _MATCH_FIELDS, values)
+    rnd.match.room = _from_columns(Room, _ROOM_FIELDS, values)
+    seat_rows, accepted, refused, _logged = values
     seats = {}
-    for values in _json(seat_rows) or []:
-        made = Seat.from_db(db, names, values)
+    for seat_values in _json(seat_rows) or []:
+        made = _from_json_array(Seat, _SEAT_FIELDS, seat_values)
         seats[made.index] = made
     accepted, refused = _json(accepted), _json(refused)
     earlier = _accepted(*accepted) if accepted is not None else refused
     return MoveContext(rnd, seats, earlier)
 
 
-def _decoded(model: type[Any], columns: tuple[str, ...], values: Any) -> list[Any]:
-    """Raw column values as the model's fields hold them (JSON columns may come back as text)."""
-    json_columns = {
-        f.column for f in model._meta.concrete_fields if f.get_internal_type() == "JSONField"
-    }
-    return [
-        _json(value) if column in json_columns else value
-        for column, value in zip(columns, values, strict=True)
+def _from_columns(
+    model: type[_M], fields: tuple[Field[Any, Any], ...], values: Iterator[Any]
+) -> _M:
+    """An instance of the next ``len(fields)`` values of a raw row. The driver hands ``jsonb``
+    columns over as text (Django decodes them in ``JSONField.from_db_value``): decoded here."""
+    row = [next(values) for _ in fields]
+    decoded = [
+        _json(value) if isinstance(field, JSONField) else value
+        for field, value in zip(fields, row, strict=True)
     ]
+    return model.from_db(connection.alias, [f.attname for f in fields], decoded)
+
+
+def _from_json_array(model: type[_M], fields: tuple[Field[Any, Any], ...], values: list[Any]) -> _M:
+    """An instance of a ``json_build_array`` of its columns: JSON values arrive decoded, the
+    others as JSON writes them (a timestamp as ISO text), made Python values by the field."""
+    decoded = [
+        value if isinstance(field, JSONField) else field.to_python(value)
+        for field, value in zip(fields, values, strict=True)
+    ]
+    return model.from_db(connection.alias, [f.attname for f in fields], decoded)
 
 
 def _json(value: Any) -> Any:
@@ -330,7 +322,7 @@ def replay_steps(
     rnd: Round, *, actions: list[dict[str, Any]] | None = None
 ) -> list[gameplay.ReplayStep]:
     """Every step of a stored round (:func:`tables.gameplay.replay` of its seed and log, or of
-    ``actions`` when the log is not written yet: :func:`log_played`)."""
+    ``actions`` given instead, e.g. a prefix of the log for the delayed view)."""
     match = rnd.match
     return gameplay.replay(
         variant=match.variant,
@@ -434,6 +426,24 @@ def _write_move_orm(
     return True
 
 
+ACTION_COLUMNS = (
+    "round_id",
+    "n",
+    "seat",
+    "source",
+    "action",
+    "client_action_id",
+    "last_seq",
+    "decision",
+    "kong_payments",
+)
+"""The log row's columns in the order :func:`_write_move_pg` gives their values (every column
+of :class:`RoundAction` but its key: a test holds them to the model)."""
+EVENT_COLUMNS = ("round_id", "seq", "kind", "payload", "views", "created_at")
+"""The event row's columns in the order :func:`_write_move_pg` gives their values (every column
+of :class:`RoundEvent` but its key: a test holds them to the model)."""
+
+
 def _write_move_pg(
     rnd: Round,
     old_version: int,
@@ -472,10 +482,8 @@ def _write_move_pg(
             json.dumps(a.kong_payments),
         ]
     sql.append(
-        ", a AS (INSERT INTO tables_roundaction (round_id, n, seat, source, action,"
-        " client_action_id, last_seq, decision, kong_payments) SELECT r.id, v.* FROM r, (VALUES "
-        + ", ".join(rows)
-        + ") AS v)"
+        f", a AS (INSERT INTO tables_roundaction ({', '.join(ACTION_COLUMNS)})"
+        " SELECT r.id, v.* FROM r, (VALUES " + ", ".join(rows) + ") AS v)"
     )
     if events:
         rows = []
@@ -483,8 +491,8 @@ def _write_move_pg(
             rows.append("(%s, %s, %s::jsonb, %s::jsonb)")
             params += [seq, kind, json.dumps(payload), json.dumps(gameplay.views_to_store(views))]
         sql.append(
-            ", e AS (INSERT INTO tables_roundevent (round_id, seq, kind, payload, views,"
-            " created_at) SELECT r.id, v.*, now() FROM r, (VALUES " + ", ".join(rows) + ") AS v)"
+            f", e AS (INSERT INTO tables_roundevent ({', '.join(EVENT_COLUMNS)})"
+            " SELECT r.id, v.*, now() FROM r, (VALUES " + ", ".join(rows) + ") AS v)"
         )
     sql.append(" SELECT count(*) FROM r")
     with connection.cursor() as cursor:
@@ -505,23 +513,3 @@ def store_event_rows(rnd: Round, events: list[EventRow]) -> None:
         )
         for seq, kind, payload, views in events
     )
-
-
-def log_played(rnd: Round, actions: list[dict[str, Any]]) -> None:
-    """Log ``actions`` as the whole of a round stored in one go (test fixtures, benchmark data:
-    rounds played by the engine elsewhere and stored as a finished table stores them, each
-    action with the kong payments it made: replayed here from the round's seed)."""
-    kongs = gameplay.replay_kong_payments(replay_steps(rnd, actions=actions))
-    RoundAction.objects.bulk_create(
-        RoundAction(
-            round_id=rnd.pk,
-            n=i + 1,
-            seat=int(a.get("seat", 0)),
-            source="auto",
-            action=a,
-            kong_payments=made,
-        )
-        for i, (a, made) in enumerate(zip(actions, kongs, strict=True))
-    )
-    rnd.action_count = len(actions)
-    Round.objects.filter(pk=rnd.pk).update(action_count=len(actions))

@@ -1,4 +1,4 @@
-"""The action log (issue 18): one ``RoundAction`` row per applied action becomes the round's truth;
+"""The action log: one ``RoundAction`` row per applied action becomes the round's truth;
 ``Round.actions`` (the whole list, rewritten on every move) is moved to the log (and dropped by
 the next migration, in a transaction of its own);
 ``Round.state`` stays as a snapshot cache (``state_actions``: how many logged actions it holds).

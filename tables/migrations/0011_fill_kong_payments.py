@@ -1,4 +1,4 @@
-"""Kong payments for the actions logged before they were facts of their own (issue 18).
+"""Kong payments for the actions logged before they were facts of their own.
 
 0009 moved every round's ``Round.actions`` into the action log with ``kong_payments=[]`` (the
 rows with an empty ``source``): a round that ended, or was still in play, before the log existed

@@ -1,4 +1,4 @@
-"""A 成麻 concealed kong's payment no longer names the tile to the others (issue 24, item 3).
+"""A 成麻 concealed kong's payment no longer names the tile to the others.
 
 ``RoundEvent.views`` are redacted once, when the event is written, and every delivery path
 (live, reconnect, resync) sends them as stored. ``kong_paid`` events of concealed kongs (下雨)

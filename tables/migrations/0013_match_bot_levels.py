@@ -1,5 +1,5 @@
 """The bots' levels of a match, recorded at its start, so that its bots can be named apart in the
-history, the charts and the ledger (机器人·简单 1, 机器人·困难 2; issue 24 item 6,
+history, the charts and the ledger (机器人·简单 1, 机器人·困难 2:
 ``tables.bot_names``).
 
 Existing matches: the level a bot played at was never stored, except where its seat still

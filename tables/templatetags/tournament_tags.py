@@ -1,4 +1,4 @@
-"""The site header's notifications count (issue 25)."""
+"""The site header's notifications count."""
 
 from __future__ import annotations
 

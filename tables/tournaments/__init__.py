@@ -1,4 +1,4 @@
-"""Club events (比赛, issue 25): Swiss tournaments for four-player tables.
+"""Club events (比赛): Swiss tournaments for four-player tables.
 
 ``seating`` (who sits where each round) and ``standings`` (placement points and tie-breaks) are
 pure Python: no Django, no database, no clock; randomness only from the ``random.Random`` they are

@@ -1,4 +1,4 @@
-"""Events in the admin (issue 25), scoped to the clubs the signed-in manager runs; the schedule's
+"""Events in the admin, scoped to the clubs the signed-in manager runs; the schedule's
 buttons (start, advance, pause, resume, end) call the same services as the event pages."""
 
 from __future__ import annotations

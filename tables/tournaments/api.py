@@ -1,4 +1,4 @@
-"""API of club events (issue 25): list and read the events of my clubs, their standings, and
+"""API of club events: list and read the events of my clubs, their standings, and
 register or withdraw; club admins create them. In the OpenAPI schema like every endpoint."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Forms of the event pages (issue 25): create an event, add bots, forbid a pair, re-seat."""
+"""Forms of the event pages: create an event, add bots, forbid a pair, re-seat."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""比赛 (issue 25): a club's Swiss event for four-player tables, its entrants, rounds, tables,
+"""比赛: a club's Swiss event for four-player tables, its entrants, rounds, tables,
 and the site's notifications.
 
 Imported by :mod:`tables.models` (the ``tables`` app owns these tables). A tournament table is an
@@ -24,7 +24,7 @@ from tables.models import BotLevel, Match, Room, TableSettings
 from tables.room_options import SPECTATOR_DELAY_MAX_S
 
 DEFAULT_PLACEMENT_POINTS = [3, 1, -1, -3]
-"""Issue 25: placement points +3/+1/−1/−3 by default, configurable."""
+"""Placement points: +3/+1/−1/−3 by default, configurable."""
 
 
 def default_placement_points() -> list[int]:

@@ -1,6 +1,6 @@
-"""Who sits where in a round of a four-player Swiss event (issue 25, *Seating, four per table*).
+"""Who sits where in a round of a four-player Swiss event (*Seating, four per table*).
 
-Issue 25 asks for "round 1 random (or seeded by rating); later rounds grouped by standings with the
+The brief asks for "round 1 random (or seeded by rating); later rounds grouped by standings with the
 fewest repeat meetings and balanced seat winds (the "club Swiss" used by 4-player riichi tournament
 software); each player sits out at most once when the count is not a multiple of 4 (lowest-ranked
 first), or bots fill". :func:`seating_make` does one round; the caller keeps the history.

@@ -1,4 +1,4 @@
-"""What the event pages and the API read (issue 25): seating per round with each table's scores
+"""What the event pages and the API read: seating per round with each table's scores
 and hands, and the standings with names."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts import membership
-from tables.models import Entrant, Match, Round, Tournament, TournamentRound, TournamentTable
+from tables.models import Entrant, Round, Tournament, TournamentRound, TournamentTable
 from tables.tournaments import services
 from tables.tournaments.standings import StandingRow
 
@@ -127,9 +127,3 @@ def my_table(tournament: Tournament, user: Any) -> TournamentTable | None:
         round__tournament=tournament, round__number=tournament.current_round
     )
     return next((t for t in current if entrant.pk in t.seats), None)
-
-
-def playing_matches(tournament: Tournament) -> QuerySet[Match]:
-    return Match.objects.filter(
-        tournament_tables__round__tournament=tournament, status=Match.Status.PLAYING
-    )

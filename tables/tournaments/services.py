@@ -1,4 +1,4 @@
-"""The services of club events (比赛, issue 25): create, register, seat a round, advance, pause,
+"""The services of club events (比赛): create, register, seat a round, advance, pause,
 re-seat a no-show, end; and the clock's sweep that drives the schedule.
 
 Every change runs in one transaction (:func:`tables.notify.transact`) holding the tournament's
@@ -65,7 +65,7 @@ _SEAT_WORDS = (
     pgettext_lazy("seat wind", "西"),
     pgettext_lazy("seat wind", "北"),
 )
-"""Seat order of a table as seated (issue 25): East, South, West, North; East deals first."""
+"""Seat order of a table as seated: East, South, West, North; East deals first."""
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def tournament_create(
     duplicate_walls: bool = False,
     round1: str = Tournament.Round1.RANDOM,
 ) -> Tournament:
-    """A club admin creates an event (issue 25). The room options go through the same checker
+    """A club admin creates an event. The room options go through the same checker
     as every room (:func:`tables.room_options.room_options_validate`), the model's bounds
     through ``full_clean``."""
     _require_manager(user, club.pk)
@@ -207,7 +207,7 @@ def tournament_bots_add(
     *, tournament: Tournament, actor: Any, count: int, level: object = None
 ) -> list[Entrant]:
     """Enter ``count`` bots (of ``level``, default the event's) before the start: a club that
-    wants 12 seats with 8 members adds 4 (issue 25, "8 humans + 4 bots")."""
+    wants 12 seats with 8 members adds 4 ("8 humans + 4 bots")."""
     _require_manager(actor, tournament.club_id)
     if not 0 < count <= 64:
         raise TableError("between 1 and 64 bots", code="bad_count")
@@ -269,7 +269,7 @@ def tournament_start(*, tournament: Tournament, actor: Any | None) -> Tournament
 
 
 def _fill_with_bots(tournament: Tournament) -> None:
-    """Bots fill an odd count (issue 25) when the event says so; otherwise the seating sits the
+    """Bots fill an odd count when the event says so; otherwise the seating sits the
     extra players out, each at most once."""
     if not tournament.fill_with_bots:
         return
@@ -288,7 +288,7 @@ def _ranking(
     tournament: Tournament, number: int, entrants: Sequence[int]
 ) -> tuple[list[int], Literal["random", "ranked"]]:
     """Who ranks where before round ``number``, and how round 1 is seated: the standings after
-    the rounds played; round 1 by rating (issue 25, optional) when the event asks for it and the
+    the rounds played; round 1 by rating (optional) when the event asks for it and the
     ratings are installed, else at random (the seating draws it)."""
     if number == 1:
         if tournament.round1 == Tournament.Round1.RATING:
@@ -300,7 +300,7 @@ def _ranking(
 
 
 def _rating_order(tournament: Tournament, entrants: Sequence[int]) -> list[int] | None:
-    """Round 1 seeded by rating (issue 25): each human entrant's conservative rating in the
+    """Round 1 seeded by rating: each human entrant's conservative rating in the
     club and variant (:func:`scoring.ratings.rating_conservative_for`; the unrated get the
     default's), best first; bots after them, in entry order. Imported here: the ratings are
     scoring's, and scoring builds on the tables. None when no entrant is a member (all bots)."""
@@ -408,7 +408,7 @@ def _table_open(
         allow_spectators=True,
         allow_bots=True,
         bot_level=tournament.bot_level,
-        # Spectators of an event table see it this long ago, every hand open (issue 25).
+        # Spectators of an event table see it this long ago, every hand open.
         spectator_delay_s=tournament.spectator_delay_s,
         created_by=tournament.created_by,
     )
@@ -452,7 +452,7 @@ def _table_open(
 
 
 def seat_line(event: str, round_no: int, table_no: int, index: int) -> str:
-    """第 2 轮：你在 3 号桌，东位 (issue 25), in the active language."""
+    """第 2 轮：你在 3 号桌，东位, in the active language."""
     return gettext("%(event)s 第 %(round)s 轮：你在 %(table)s 号桌，%(seat)s位") % {
         "event": event,
         "round": round_no,
@@ -539,7 +539,7 @@ def table_results(tournament: Tournament) -> list[TableResult]:
 def standings_of(
     tournament: Tournament, *, entrants: Collection[int] | None = None
 ) -> list[StandingRow]:
-    """The standings (issue 25): placement points, then score, then the tie-breaks of
+    """The standings: placement points, then score, then the tie-breaks of
     :data:`tables.tournaments.standings.TIEBREAKS`, over the finished tables."""
     if entrants is None:
         ids = list(Entrant.objects.filter(tournament=tournament).values_list("pk", flat=True))
@@ -732,7 +732,7 @@ def tournament_reseat(
     entrant: Entrant,
     reserve: Entrant | None = None,
 ) -> Entrant:
-    """Re-seat a no-show (issue 25): at their table of the current round, a bot of the event's
+    """Re-seat a no-show: at their table of the current round, a bot of the event's
     level (or ``reserve``, an entrant sitting this round out) takes their seat, in the match in
     play too (the hand goes on; the next decision of that seat is the newcomer's). The no-show
     withdraws (no later round seats them); the newcomer takes over the seat's table score.

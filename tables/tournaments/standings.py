@@ -1,4 +1,4 @@
-"""Standings of a four-player Swiss event (issue 25, *Standings*: "placement points (+3/+1/−1/−3 by
+"""Standings of a four-player Swiss event (*Standings*: "placement points (+3/+1/−1/−3 by
 default, configurable) then score, with the tie-breaks shown on the page").
 
 Per table, the seats are placed by their match totals, highest first; each placement earns

@@ -1,4 +1,4 @@
-"""Event pages (namespace ``tournaments``, issue 25)."""
+"""Event pages (namespace ``tournaments``)."""
 
 from __future__ import annotations
 

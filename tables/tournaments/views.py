@@ -1,4 +1,4 @@
-"""Event pages (issue 25): a club's events, an event (registration, seating per round, live and
+"""Event pages: a club's events, an event (registration, seating per round, live and
 final standings), the admins' create and manage pages, and the notifications page. Thin: parse,
 call a service, render."""
 

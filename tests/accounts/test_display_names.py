@@ -1,4 +1,4 @@
-"""Display names (issue 24 item 6): hidden or reordering characters, the bot mark and bots'
+"""Display names: hidden or reordering characters, the bot mark and bots'
 names, and another member's name are refused by one check (``accounts.display_names``) on every
 path that sets a name — the sign-up page, the profile page, ``PATCH /api/me/``, the admin's user
 form, and joining a club."""

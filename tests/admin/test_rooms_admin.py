@@ -102,7 +102,7 @@ def test_editing_keeps_the_options_and_shows_them_ticked(manager_client, world):
     assert room.variant == "siping"
     assert room.options["liting"] is True
     assert "dianpao_quanbao" not in room.options  # a Changchun option does not follow to Siping
-    assert "house_rule" not in room.options  # a key no rule reads is dropped (issue 14, item 5)
+    assert "house_rule" not in room.options  # a key no rule reads is dropped
 
 
 def test_close_and_reopen(manager_client, world):

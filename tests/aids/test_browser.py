@@ -271,7 +271,7 @@ def test_a_chengma_hand_is_judged_with_its_void_suit_and_the_self_draw_choice(
 
 def test_the_calculator_offers_what_each_variant_has_from_the_servers_facts(live_url: str) -> None:
     """Seats read 1–4; special kongs follow the variant and its room flags; 成麻's 杠上炮 is asked
-    on a discard and its money once it is ticked (rules/case_facts.py, issue 27)."""
+    on a discard and its money once it is ticked (rules/case_facts.py)."""
     from playwright.sync_api import expect, sync_playwright
 
     def kinds(page: Any) -> list[str]:

@@ -78,7 +78,7 @@ def test_an_invalid_case_is_a_400_with_the_judges_error(client: Client) -> None:
 
 @pytest.mark.parametrize("body", ["[" * 1000, '{"a":' * 1000, "[" * 16000])
 def test_deeply_nested_json_is_a_400_with_the_judges_error_line(client: Client, body: str) -> None:
-    """Issue 24, item 7: a 500 (RecursionError) before; now the CLI's answer to such a line."""
+    """A 500 (RecursionError) before; now the CLI's answer to such a line."""
     response = client.post("/api/judge/", body, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["id"] is None

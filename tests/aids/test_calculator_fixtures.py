@@ -1,4 +1,4 @@
-"""The calculator's node tests read what the server sends (issue 27: fixtures from the server's
+"""The calculator's node tests read what the server sends (fixtures from the server's
 own builders, not copied by hand), and its scripts name no variant."""
 
 from __future__ import annotations

@@ -63,9 +63,9 @@ def settled_match(room: Any, players: list[Any], *, seed_text: str = "api") -> A
     from rules.wall import seed_from_text
     from scoring.services import settle_round
     from tables import gameplay
-    from tables.game import store
     from tables.models import Match, Round, RoundEvent
     from tests.scoring.helpers import play
+    from tests.stored_rounds import log_played
 
     match = Match.objects.create(
         room=room,
@@ -89,7 +89,7 @@ def settled_match(room: Any, players: list[Any], *, seed_text: str = "api") -> A
         result=gameplay.result_json(state),
         ended_at=timezone.now(),
     )
-    store.log_played(rnd, [gameplay.action_json(a) for a in actions])
+    log_played(rnd, [gameplay.action_json(a) for a in actions])
     RoundEvent.objects.bulk_create(
         RoundEvent(
             round=rnd,

@@ -1,5 +1,5 @@
 """An API client finds a room, joins it, plays (the table runs out its clocks) and reads the
-results: the issue's "done when" path, through token authentication."""
+results: the whole path, through token authentication."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_a_player_opens_a_room_with_options_and_bad_options_are_refused(api_for,
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"options": {"cap": 10**12}}, "options"),  # issue 14, item 5: settlements overflowed
+        ({"options": {"cap": 10**12}}, "options"),  # settlements overflowed
         ({"base_stake": 2147483647}, "base_stake"),
         ({"options": {"house_rule": "x" * 2_000_000}}, "options"),  # an unknown key, 2 MB
         ({"options": {"house_rule": 1}}, "options"),
@@ -133,7 +133,7 @@ def test_out_of_bounds_or_unknown_room_options_are_refused(api_for, players, clu
     ],
 )
 def test_deeply_nested_json_is_a_400_not_a_500(api_for, players, club, body):
-    """Issue 24, item 7: ``[`` × 1000 raised RecursionError in DRF's parser (a 500); every API
+    """``[`` × 1000 raised RecursionError in DRF's parser (a 500); every API
     body goes through config.api_common.JSONParser, which refuses it like any bad JSON."""
     bad = api_for(players[1]).post("/api/rooms/", body, content_type="application/json")
     assert bad.status_code == 400

@@ -1,4 +1,4 @@
-"""The spectator delay of a room through the API (issue 25): set by the club's owner or admins
+"""The spectator delay of a room through the API: set by the club's owner or admins
 only, within 0-1800 s (tables.room_options.room_options_validate), and shown with the room."""
 
 from __future__ import annotations

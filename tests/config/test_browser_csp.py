@@ -1,4 +1,4 @@
-"""Every page works under its Content-Security-Policy in a real browser (issue 14, item 14).
+"""Every page works under its Content-Security-Policy in a real browser.
 
 Headless Chromium visits the pages a player and a club manager use, as a superuser (the admin
 included), with the live table socket open, and collects every console message: none may report

@@ -1,4 +1,4 @@
-"""The clock (config/clock.py) and what /healthz says of it (issue 14, item 2)."""
+"""The clock (config/clock.py) and what /healthz says of it."""
 
 from __future__ import annotations
 

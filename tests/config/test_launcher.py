@@ -1,4 +1,4 @@
-"""``make run`` in production mode, end to end (issue 14, items 1, 2, 15 and 16).
+"""``make run`` in production mode, end to end.
 
 The launcher is started as a real process with ``DEBUG=0`` (the manifest static storage), its own
 SQLite file and a Redis key prefix of its own. The test fetches the pages that answered 500 before

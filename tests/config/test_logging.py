@@ -1,4 +1,4 @@
-"""What the production log says about a refused request (issue 24, item 8): one line for a 403,
+"""What the production log says about a refused request: one line for a 403,
 with its path and reason; a 500 keeps its traceback."""
 
 from __future__ import annotations

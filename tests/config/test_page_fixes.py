@@ -1,4 +1,4 @@
-"""Small page fixes a new player met (issue 27): the only club preselected, the variants counted
+"""Small page fixes a new player met: the only club preselected, the variants counted
 and named from the registry, seats numbered from 1, no bullets beside the lobby's rooms, and a
 favicon for the pages that name none (the admin)."""
 

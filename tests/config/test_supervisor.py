@@ -1,5 +1,4 @@
-"""The launcher's supervisor (config/supervisor.py): programs come back by themselves (issue 14,
-items 1, 2 and 16)."""
+"""The launcher's supervisor (config/supervisor.py): programs come back by themselves."""
 
 from __future__ import annotations
 
@@ -131,7 +130,7 @@ def test_a_heartbeat_lost_with_a_redis_restart_is_unknown_but_a_stale_one_restar
     private_redis: Any,
 ) -> None:
     """The heartbeat keys live in Redis's memory: after a Redis restart the clock's key is gone
-    until its next sweep, which must not get a healthy clock restarted (issue 24, item 8); a
+    until its next sweep, which must not get a healthy clock restarted; a
     heartbeat really too old, or none for longer than Redis has been up, still does."""
     lines: list[str] = []
     key = heartbeat_key("clock", prefix="sup-test")

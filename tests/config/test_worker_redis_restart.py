@@ -1,4 +1,4 @@
-"""A real Celery worker outlives Redis restarts (issue 24, item 8).
+"""A real Celery worker outlives Redis restarts.
 
 The worker died ("Unrecoverable error: AttributeError ... 'hostname'") in kombu's
 ``restore_unacked`` when Redis went away while it held delivered but unacknowledged messages

@@ -7,7 +7,7 @@ import { describe } from "../../static/js/events.js";
 const nameOf = (seat) => `p${seat}`;
 
 test("a concealed kong's payment draws no tile for the others, its own tile for its owner", () => {
-  // The others' kong_paid of a 下雨 has no tile (issue 24, item 3): the log names none.
+  // The others' kong_paid of a 下雨 has no tile: the log names none.
   const transfers = [1, 2, 3].map((payer) => ({ payer, payee: 0, amount: 2 }));
   const others = describe({ kind: "kong_paid", seat: 0, kong: "concealed", transfers }, nameOf);
   assert.deepEqual(others.tiles, []);

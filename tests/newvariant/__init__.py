@@ -16,12 +16,12 @@ from typing import ClassVar
 
 from rules.engine.flow import Flow
 from rules.hand import WinContext
+from rules.hand_rules import HandRules, Reading, Scored, WinFacts
 from rules.i18n import N_, Label
 from rules.options import BASE, HINTS
 from rules.payments import Share
 from rules.registry import JUDGED, VARIANTS
 from rules.variant import Variant
-from rules.wins.base import HandRules, Reading, Scored, WinFacts
 
 KEY = "toy"
 PACKAGE = "tests.newvariant"

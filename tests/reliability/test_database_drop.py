@@ -19,6 +19,7 @@ from config import retry
 from tables import gameplay
 from tables.game import commands, store
 from tables.models import Round, RoundAction, RoundEvent
+from tests.tables.helpers import win_or_default
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -53,7 +54,7 @@ def _facts(rnd: Round) -> tuple[int, int, int, int, int]:
 def _next_move(rnd: Round) -> tuple[int, dict[str, Any]]:
     state = store.load_state(Round.objects.select_related("match__room").get(pk=rnd.pk))
     seat = gameplay.deciders(state)[0]
-    return seat, gameplay.action_json(gameplay.auto_play_action(state, seat))
+    return seat, gameplay.action_json(win_or_default(state, seat))
 
 
 def _drop_before_storing_events(monkeypatch: pytest.MonkeyPatch, times: int) -> list[int]:

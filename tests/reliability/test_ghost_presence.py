@@ -1,4 +1,4 @@
-"""Redis dies under open table sockets: their presence must expire (issue 24, item 2).
+"""Redis dies under open table sockets: their presence must expire.
 
 Every consumer blocked on the channel layer dies with Redis's connection error, without running
 its ``disconnect``. Before the fix each one left its presence refresher running: after Redis came

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.engine import Action, Discard, Pass, RoundState, apply, legal_actions
 from rules.engine.arrange import arrange_round
 from rules.engine.events import Event
@@ -73,3 +75,15 @@ def eager_bot(rng):
         return (tings or actions)[rng.randrange(len(tings or actions))]
 
     return choose
+
+
+def line_nets(lines: list[dict[str, Any]]) -> tuple[int, int, int, int]:
+    """What a settlement's ``lines`` add up to per seat (the round's nets when complete)."""
+    net = [0, 0, 0, 0]
+    for line in lines:
+        if line["kind"] == "cap":
+            net[line["seat"]] += line["amount"]
+        else:
+            net[line["payer"]] -= line["amount"]
+            net[line["payee"]] += line["amount"]
+    return net[0], net[1], net[2], net[3]

@@ -1,4 +1,4 @@
-"""Bots (issue 19): shanten and effective tiles, views-only decisions, determinism, legality,
+"""Bots: shanten and effective tiles, views-only decisions, determinism, legality,
 and the duplicate arena."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The pieces of the ``hard`` bot (issue 26) on hand-made positions: ready hands ranked by the
+"""The pieces of the ``hard`` bot on hand-made positions: ready hands ranked by the
 variant's payments, defence against a declared ting where the discarder pays alone, and 成麻's
 定缺 and 换三张 by what is left of the hand."""
 

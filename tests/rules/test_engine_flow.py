@@ -77,7 +77,7 @@ def test_it_rejects_a_claim_when_there_is_no_discard() -> None:
 
 def test_the_next_seat_draws_when_nobody_can_claim() -> None:
     state, events = act_events(table(live="9m"), Discard(seat=0, tile=T("5z")))
-    # The window is announced all the same, with nobody asked (issue 14, item 7).
+    # The window is announced all the same, with nobody asked.
     windows = [e for e in events if isinstance(e, ClaimWindowOpened)]
     assert [w.asked for w in windows] == [()]
     assert state.phase == TurnPhase(seat=1, drawn=True, source="draw")

@@ -42,12 +42,12 @@ from rules.hand import Transfer
 from rules.payments import nets
 from rules.persist import state_from_json, state_to_json
 from rules.registry import get_variant
-from rules.settlement import line_nets, settlement_json
+from rules.settlement import settlement_json
 from rules.simulate import replay, simulate_rounds, tile_counts
 from rules.tiles import count_tiles, full_set
 from rules.views import event_for, seat_view
 from rules.wall import seed_from_text
-from tests.rules.engine_helpers import T
+from tests.rules.engine_helpers import T, line_nets
 from tests.rules.flow_helpers import eager_choice
 
 CM = get_variant("chengma")

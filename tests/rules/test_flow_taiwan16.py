@@ -17,12 +17,13 @@ from rules.engine import (
 )
 from rules.engine.arrange import arrange_round
 from rules.engine.events import Drew, FlowerShown
+from rules.engine.flow import NextRound
 from rules.engine.state import ClaimPhase, EndedPhase, RoundState, TurnPhase
 from rules.persist import state_from_json, state_to_json
 from rules.registry import VARIANTS, get_variant
 from rules.simulate import simulate_rounds, tile_counts
 from rules.tiles import EAST, NORTH, SOUTH, WEST, count_tiles, full_set, is_flower, tile_name
-from rules.variants.taiwan16.flow import match_progress, next_round, seat_flowers
+from rules.variants.taiwan16.flow import next_round, seat_flowers
 from rules.views import event_for, seat_view
 from rules.wall import seed_from_text
 from tests.rules.engine_helpers import T, act, discard_drawn, offered, pass_claims
@@ -206,6 +207,21 @@ def test_the_dealer_stays_with_a_count_and_the_wind_moves_after_every_seat_dealt
     assert (back.dealer, back.round_wind, back.match_over) == (0, SOUTH, False)
     over = next_round(first_dealer=2, dealer=1, round_wind=NORTH, lianzhuang=4, next_dealer=2)
     assert over.match_over
+
+
+def match_progress(first_dealer: int, rounds: list[tuple[int, int]]) -> NextRound:
+    """The next round after ``rounds`` (each ``(dealer, next_dealer)`` in order) of a match whose
+    first dealer is ``first_dealer``; with no rounds, the first one (东, count 0)."""
+    setup = NextRound(first_dealer, EAST, 0)
+    for dealer, following in rounds:
+        setup = next_round(
+            first_dealer=first_dealer,
+            dealer=dealer,
+            round_wind=setup.round_wind,
+            lianzhuang=setup.lianzhuang,
+            next_dealer=following,
+        )
+    return setup
 
 
 def test_a_match_is_four_wind_rounds() -> None:

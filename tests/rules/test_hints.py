@@ -1,4 +1,4 @@
-"""听牌提示: the wait hints of a seat's own view (``rules.hints``, issue 10)."""
+"""听牌提示: the wait hints of a seat's own view (``rules.hints``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""rules.json_input: JSON from outside, refused past a nesting limit (issue 24, item 7)."""
+"""rules.json_input: JSON from outside, refused past a nesting limit."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_the_command_line_reads_standard_input():
 
 
 def test_deeply_nested_lines_get_error_lines_not_a_traceback():
-    """Issue 24, item 7: ``[`` × 1000 raised RecursionError out of ``python -m rules judge``
+    """``[`` × 1000 raised RecursionError out of ``python -m rules judge``
     (exit 1, no more answers); every line must get its error line, and the next is judged."""
     lines = [
         "[" * 1000,
@@ -179,8 +179,8 @@ def test_an_option_the_variant_does_not_have_is_ignored_even_with_a_bad_value():
 
 
 def test_a_program_talking_to_the_judge_gets_each_answer_before_its_next_line() -> None:
-    """Answers from standard input are flushed while no further line waits (issue 29 writes a
-    file's answers in blocks; a program asking one case at a time must not hang)."""
+    """Answers from standard input are flushed while no further line waits (a file's
+    answers are written in blocks; a program asking one case at a time must not hang)."""
     judge = subprocess.Popen(
         [sys.executable, "-m", "rules", "judge"],
         stdin=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""Hostile input to the judge (issue 14, item 11): whatever a case holds, ``judge_case`` answers or
+"""Hostile input to the judge: whatever a case holds, ``judge_case`` answers or
 raises a :class:`RulesError` with a message — never another exception (the calculator's API would
 answer 500, and ``python -m rules judge`` an "internal error" line).
 

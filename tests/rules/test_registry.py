@@ -13,12 +13,12 @@ from rules.engine import apply, legal_actions, new_round
 from rules.engine.flow import Flow
 from rules.engine.state import TurnPhase, replace
 from rules.errors import InvalidCase, RulesError
+from rules.hand_rules import HandRules
 from rules.options import BASE, HINTS, Option, cap, flag, number, validate_options
 from rules.persist import state_from_json, state_to_json
 from rules.registry import JUDGED, VARIANTS, get_variant, judged_variant
 from rules.variant import Variant
 from rules.wall import seed_from_text
-from rules.wins.base import HandRules
 
 PACKAGES = Path(__file__).resolve().parents[2] / "rules" / "variants"
 FILES = {"__init__.py", "flow.py", "wins.py", "options.py", "labels.py"}

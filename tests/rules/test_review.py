@@ -1,4 +1,4 @@
-"""牌谱分析 (``rules.review``, issue 26): the candidate analysis pinned on hand-made positions of
+"""牌谱分析 (``rules.review``): the candidate analysis pinned on hand-made positions of
 every variant, the marks and their thresholds, a deal-in against a declared ting, and a round the
 ``hard`` bot played itself, which it must agree with everywhere."""
 

@@ -15,8 +15,9 @@ import pytest
 from rules.engine.state import EndedPhase
 from rules.payments import share_amount
 from rules.registry import VARIANTS
-from rules.settlement import line_nets, settlement_json
+from rules.settlement import settlement_json
 from rules.views import seat_view
+from tests.rules.engine_helpers import line_nets
 from tests.rules.flow_helpers import play_eager_rounds
 from tests.rules.wins_helpers import win_ctx
 

@@ -1,4 +1,4 @@
-"""The notation parser's fast path (issue 29) reads exactly what the careful one reads."""
+"""The notation parser's fast path reads exactly what the careful one reads."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ def test_canonical_notation_takes_the_fast_path(tiles: list[int]) -> None:
 def test_shape_ting_shortcut_answers_as_the_general_rule(tiles: list[int]) -> None:
     """``shape``'s own ting answer equals the general one (every wait asked as a win)."""
     from rules.hand import TingContext
-    from rules.wins.base import HandRules
-    from rules.wins.shape import SHAPE
+    from rules.hand_rules import HandRules
+    from rules.variants.shape import SHAPE
 
     if max(tiles.count(t) for t in tiles) > 4:
         return

@@ -72,13 +72,13 @@ def check_event(event: Event, viewer: int | None, state: RoundState) -> None:
         assert ("tile" in data) == (seat == viewer)
     if data["kind"] == "treasure_seen":
         assert ("tile" in data) == (seat == viewer)
-    assert data["kind"] != "claim_answered"  # answers are not events (issue 14, item 7)
+    assert data["kind"] != "claim_answered"  # answers are not events
     if data["kind"] == "claim_window":
         assert "asked" not in data
     if data["kind"] == "meld" and data["meld"].get("concealed"):
         assert ("tiles" in data["meld"]) == (seat == viewer)
     if data["kind"] == "kong_paid" and data["kong"] == "concealed":
-        assert ("tile" in data) == (seat == viewer)  # 成麻 下雨 (issue 24, item 3)
+        assert ("tile" in data) == (seat == viewer)  # 成麻 下雨
     if data["kind"] == "tiles_swapped":
         assert ("given" in data) == ("received" in data) == (seat == viewer)
 
@@ -180,7 +180,7 @@ def _values(data: Any) -> list[Any]:
 
 
 def test_a_chengma_concealed_kong_names_its_tile_to_its_owner_only() -> None:
-    """Issue 24, item 3: the 暗杠 (下雨) is hidden in its ``meld`` event and in the views, and its
+    """The 暗杠 (下雨) is hidden in its ``meld`` event and in the views, and its
     payment (``kong_paid``) must not name the tile to the others either. Nobody else holds a 4m,
     so no event or view of another seat or a spectator may name one before the round ends."""
     hands = [

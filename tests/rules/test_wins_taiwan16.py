@@ -56,14 +56,14 @@ def test_the_reading_that_pays_most_is_used():
     assert verdict.fan.get("sananke") == 2
 
 
-# Issue 24, item 5: equal totals went to the README's wait order (单吊 before 两面) or to the
+# Equal totals once went to the README's wait order (单吊 before 两面) or to the
 # first reading found, so 三暗刻 beat 平胡; taiwan16.md: "then the reading whose items come first
 # in the table". Each hand reads as chows with a 两面 win (pinghu 2) or as three concealed pongs
 # (sananke 2), for the same total.
 @pytest.mark.parametrize(
     ("hand", "win_tile", "melds"),
     [
-        ("11122233344p 112233s", "4p", []),  # the issue's: 44p pair (单吊) or 234p (两面)
+        ("11122233344p 112233s", "4p", []),  # the reported hand: 44p pair (单吊) or 234p (两面)
         ("11122233344555566m", "4m", []),  # both readings' waits are no wait item
         ("44455556666777p", "6p", [{"type": "chow", "tiles": "345s", "from": 0}]),
     ],

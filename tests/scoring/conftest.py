@@ -52,8 +52,8 @@ def make_round() -> Callable[..., Any]:
     """``make_round(match, number, seed_text="…", dealer=0, ended=True, level=None)`` -> a stored
     Round (``level``: played by the table's bots of that level instead of random ones)."""
     from tables import gameplay
-    from tables.game import store
     from tables.models import Round, RoundEvent
+    from tests.stored_rounds import log_played
 
     def make(
         match: Any,
@@ -87,7 +87,7 @@ def make_round() -> Callable[..., Any]:
             result=gameplay.result_json(state) if ended else None,
             ended_at=timezone.now() if ended else None,
         )
-        store.log_played(rnd, [gameplay.action_json(a) for a in actions])
+        log_played(rnd, [gameplay.action_json(a) for a in actions])
         if ended:
             RoundEvent.objects.bulk_create(
                 RoundEvent(

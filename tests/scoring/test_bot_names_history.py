@@ -1,4 +1,4 @@
-"""Bots named apart in the history (issue 24 item 6): a settled match with three bots shows
+"""Bots named apart in the history: a settled match with three bots shows
 机器人·简单 1, 机器人·简单 2, 机器人·困难 3 in 我的对局, on the match page and its chart legend, in
 the API's matches and round ledger, and in the admin's settlements and ledger lines."""
 

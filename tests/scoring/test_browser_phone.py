@@ -1,6 +1,6 @@
 """On a 390 × 844 phone (headless Chromium) the replay page and the match history fit the
-screen: the replay was 458–724 px wide and the history table wrapped one character a line
-(issue 27). The replay's auto-play (play/pause, speed) steps through the round by itself."""
+screen: the replay was 458–724 px wide and the history table wrapped one character a line. The
+replay's auto-play (play/pause, speed) steps through the round by itself."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_the_history_pages_fit_a_phone(phone: Any, server_url: str, settled: Any
     phone.goto(server_url + reverse("scoring:match", args=[settled.match_id]))
     assert phone.evaluate(OVERFLOW) <= 0
     _screenshot(phone, "match-phone")
-    # The board with its ratings (issue 25) and a player's rating page.
+    # The board with its ratings and a player's rating page.
     match = settled.match
     query = f"?club={match.room.club_id}&variant={match.variant}&bots=on"
     board = reverse("scoring:leaderboard") + query

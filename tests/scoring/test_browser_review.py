@@ -1,4 +1,4 @@
-"""In a real browser (headless Chromium): the review page (牌谱分析, issue 26) of a played round
+"""In a real browser (headless Chromium): the review page (牌谱分析) of a played round
 opens on the seat's first decision, shows played vs bot and the candidate discards as tiles,
 and steps from decision to decision."""
 

@@ -1,4 +1,4 @@
-"""成麻 (血战到底) rounds with several winners reach the ledger (issue 24, item 1).
+"""成麻 (血战到底) rounds with several winners reach the ledger.
 
 Two winners of one round often score the same item (平胡 twice): the fan items belong to a win,
 not to the round, so the second 平胡 is not a duplicate. Before the fix ``write_ledger`` broke the

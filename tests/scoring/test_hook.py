@@ -12,7 +12,7 @@ from scoring.models import LedgerEntry, RoundSettlement
 from tables import gameplay, matches, rooms, selectors
 from tables.game import commands, store
 from tables.models import Round
-from tests.tables.helpers import table_opened
+from tests.tables.helpers import table_opened, win_or_default
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,7 @@ def _play_to_the_end(rnd: Round) -> Round:
             return rnd
         state = store.load_state(rnd)
         seat = gameplay.deciders(state)[0]
-        action = gameplay.auto_play_action(state, seat)
+        action = win_or_default(state, seat)
         outcome = commands.round_apply_action(
             round_id=rnd.pk,
             seat=seat,

@@ -141,7 +141,7 @@ def test_the_stored_actions_parse_back_to_the_same_actions():
     assert [action_from_json(a.to_json()) for a in actions] == actions
 
 
-# --- the ledger from the logged kong payments (issue 18) ----------------------------------------
+# --- the ledger from the logged kong payments ---------------------------------------------------
 
 
 def _kong_lines_by_diff(steps, settled):

@@ -1,4 +1,4 @@
-"""The fan-items-per-win migrations (issue 24, item 1) on a database the old code left.
+"""The fan-items-per-win migrations on a database the old code left.
 
 The database is taken back to ``scoring`` 0006 (a fan item has no winner; (settlement, key) is
 unique) and given what the old code wrote: a one-win 成麻 round's settlement, a two-win one whose

@@ -233,7 +233,7 @@ def _api_board(user):
 
 @pytest.mark.usefixtures("played")
 def test_the_all_clubs_board_shows_only_the_viewers_clubs(client, outsider, players):
-    """Issue 14, item 13: a player of another club sees none of this club's players or scores."""
+    """A player of another club sees none of this club's players or scores."""
     client.force_login(outsider)
     assert client.get(reverse("scoring:leaderboard")).context["rows"] == []
     assert _api_board(outsider) == []
@@ -245,7 +245,7 @@ def test_the_all_clubs_board_shows_only_the_viewers_clubs(client, outsider, play
 def test_ratings_show_on_a_one_club_one_variant_board_and_are_provisional_at_first(
     players, club, make_match, make_round, settings
 ):
-    """Issue 25: the rating is per club per variant, marked provisional (定级中) until enough
+    """The rating is per club per variant, marked provisional (定级中) until enough
     rated rounds; a board over several variants shows none."""
     from scoring.selectors import leaderboard_rows
 

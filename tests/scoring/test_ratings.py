@@ -1,4 +1,4 @@
-"""The rating (issue 25): OpenSkill's Plackett–Luce per club and variant, one game per settled
+"""The rating: OpenSkill's Plackett–Luce per club and variant, one game per settled
 round ranked by its nets, ties shared, bots rated, kept incrementally and rebuilt by a command
 with the same numbers; the board, the API and the player page show it."""
 

@@ -1,4 +1,4 @@
-"""The settlement as a picture to share (issue 27): a PNG of sane size, for the club's members
+"""The settlement as a picture to share: a PNG of sane size, for the club's members
 once the round has ended, in the viewer's language."""
 
 from __future__ import annotations

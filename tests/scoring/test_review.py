@@ -1,4 +1,4 @@
-"""牌谱分析 stored and served (issue 26): the task after the settlement is idempotent, the API and
+"""牌谱分析 stored and served: the task after the settlement is idempotent, the API and
 the page are for the round's players and whoever may see its replay, and never before the round
 has ended."""
 

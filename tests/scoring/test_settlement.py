@@ -315,7 +315,7 @@ def test_the_written_ledger_is_zero_sum_capped_and_adds_up(
 def test_a_round_that_cannot_be_settled_does_not_block_the_others(
     make_match, make_round, monkeypatch
 ):
-    """Issue 14, item 5: poisoned rounds used to fill the sweeper's window for good."""
+    """Poisoned rounds used to fill the sweeper's window for good."""
     from scoring.models import SettlementFailure
 
     match = make_match()

@@ -50,6 +50,17 @@ def room_set_variant(room: Any, variant: str) -> None:
     room.save(update_fields=["variant", "options"])
 
 
+def win_or_default(state: Any, seat: int) -> Any:
+    """The timeout's move (``gameplay.default_action``), except that a legal win is always taken:
+    a deterministic driver that plays a round to its end without throwing a win away."""
+    from rules.engine import DeclareWin, SelfDrawWin
+
+    for action in gameplay.legal_actions(state, seat):
+        if isinstance(action, SelfDrawWin | DeclareWin):
+            return action
+    return gameplay.default_action(state, seat)
+
+
 def kong_eager_move(state: Any, seat: int) -> Any:
     """A concealed kong whenever ``seat`` may lay one, else the bots' move (deterministic)."""
     from rules.engine import ConcealedKong

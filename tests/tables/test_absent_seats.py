@@ -1,4 +1,4 @@
-"""A player who closed the tab before the first deal loses the seat after a timeout (issue 27):
+"""A player who closed the tab before the first deal loses the seat after a timeout:
 the lobby no longer lists the room "4/4 人 等待开局"; inside a match 托管 plays on instead."""
 
 from __future__ import annotations

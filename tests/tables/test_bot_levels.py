@@ -1,4 +1,4 @@
-"""Bots of a chosen level at the live tables (issue 19): filled from the lobby, the table page,
+"""Bots of a chosen level at the live tables: filled from the lobby, the table page,
 the API and the admin through one service; bot seats and 托管 play at their level through the
 same round service as humans."""
 

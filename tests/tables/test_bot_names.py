@@ -1,4 +1,4 @@
-"""Bots have names of their own (issue 24 item 6): 机器人·简单 1, 机器人·简单 2, 机器人·困难 3 at
+"""Bots have names of their own: 机器人·简单 1, 机器人·简单 2, 机器人·困难 3 at
 the table, in the API, in the history and its chart, in the ledger and the admin — not three 🤖
 that nobody can tell apart — and in English where the page is English."""
 

@@ -1,10 +1,10 @@
-"""Bots and the timeout / 托管 defaults pick only legal actions (no database)."""
+"""Bots and the timeout default pick only legal actions (no database)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.engine import DeclareWin, Discard, Pass, SelfDrawWin
+from rules.engine import Discard, Pass
 from rules.registry import VARIANTS
 from rules.wall import seed_from_text
 from tables import bots, gameplay
@@ -23,7 +23,6 @@ def test_bots_and_defaults_only_choose_legal_actions_through_whole_rounds(varian
                 legal = gameplay.legal_actions(state, seat)
                 assert bots.choose_action(state, seat) in legal
                 assert gameplay.default_action(state, seat) in legal
-                assert gameplay.auto_play_action(state, seat) in legal
             seat = gameplay.deciders(state)[0]
             state, _ = gameplay.apply(state, bots.choose_action(state, seat))
         assert gameplay.is_ended(state)
@@ -49,23 +48,3 @@ def test_a_timeout_passes_on_a_claim_and_discards_the_drawn_tile() -> None:
                 assert action == Discard(seat=seat, tile=drawn)
         state, _ = gameplay.apply(state, action)
     assert seen_claim
-
-
-def test_auto_play_takes_a_legal_win() -> None:
-    for k in range(40):
-        state, _ = gameplay.new_round(
-            variant="changchun", options={}, seed=seed_from_text(f"autowin{k}"), dealer=0
-        )
-        while not gameplay.is_ended(state):
-            for seat in gameplay.deciders(state):
-                wins = [
-                    a
-                    for a in gameplay.legal_actions(state, seat)
-                    if isinstance(a, SelfDrawWin | DeclareWin)
-                ]
-                if wins:
-                    assert gameplay.auto_play_action(state, seat) in wins
-                    return
-            seat = gameplay.deciders(state)[0]
-            state, _ = gameplay.apply(state, bots.choose_action(state, seat))
-    pytest.fail("no win offered in 40 bot rounds")

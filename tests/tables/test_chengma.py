@@ -1,4 +1,4 @@
-"""成麻 at a live table (issue 16): a room plays it through the services; 定缺 is a secret of
+"""成麻 at a live table: a room plays it through the services; 定缺 is a secret of
 every seat until all four chose (nothing of it leaves the server before: not in an event, not
 in any viewer's table), a timeout chooses the suit held fewest, bots and 托管 play it legally,
 and the settlement keeps each win, kong payment and end-of-wall payment as its own line."""
@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from rules.engine import ChooseVoid
-from rules.variants.chengma.flow import default_void
+from rules.variants.chengma.flow import suit_counts
 from tables import bots, gameplay, rooms, selectors
 from tables.game import commands
 from tables.models import Round, RoundEvent
@@ -74,6 +74,12 @@ def test_a_void_choice_is_secret_until_all_four_have_chosen(cm_round: Round) -> 
         view = selectors.decision_message(fresh(cm_round), state_of(cm_round), viewer)["view"]
         assert [s["que"] for s in view["seats"]] == ["m", "s", "p", "m"]
     assert gameplay.phase_kind(state_of(cm_round)) == "turn"
+
+
+def default_void(concealed: Any) -> int:
+    """定缺 on a timeout: the suit held fewest, ties m, p, s (chengma.md, *定缺*)."""
+    counts = suit_counts(concealed)
+    return min(range(3), key=lambda suit: (counts[suit], suit))
 
 
 def test_a_timeout_chooses_the_suit_held_fewest(cm_round: Round) -> None:

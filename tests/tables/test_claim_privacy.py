@@ -1,4 +1,4 @@
-"""What the others see of a claim window does not depend on what anyone holds (issue 14, item 7).
+"""What the others see of a claim window does not depend on what anyone holds.
 
 Two tables are dealt the same round; then one hidden fact is changed: at table A seat 2 holds a
 pair of the tile the dealer is about to discard (so seat 2 is asked whether to pong it), at table

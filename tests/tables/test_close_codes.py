@@ -1,5 +1,5 @@
 """One table of websocket close codes (``tables.protocol.CLOSE_CODES``) shared by the server, the
-page (``static/js/close_codes.js``) and ``docs/protocol.md`` (issue 24 item 9): they agree, the
+page (``static/js/close_codes.js``) and ``docs/protocol.md``: they agree, the
 refusals the page must not retry are marked so, and the server closes with the row's code after
 an ``error`` named by the row. The page's side (no reconnection after 4408/4410, the player told
 why) is ``tests/js/socket.test.js``."""

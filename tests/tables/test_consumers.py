@@ -22,6 +22,7 @@ from tests.tables.helpers import (
     state_of,
     table_closed,
     walk,
+    win_or_default,
 )
 from tests.tables.ws import connect, drain, drain_until, send, until
 
@@ -46,7 +47,7 @@ async def test_a_foreign_origin_is_refused(seated: Any, players: list[Any]) -> N
 @pytest.mark.parametrize(
     "origin",
     [
-        b"http://localhost:9999",  # another port of the same host (issue 14, item 12)
+        b"http://localhost:9999",  # another port of the same host
         b"https://localhost",  # another scheme
         b"http://localhost.evil.example",
         b"null",
@@ -104,8 +105,8 @@ async def test_a_member_without_a_seat_watches_only_if_the_room_allows_spectator
 async def test_a_player_who_leaves_the_club_is_stood_up_and_disconnected(
     playing: Round, players: list[Any], make_user: Any
 ) -> None:
-    """Issue 14, item 8: a member who left kept playing (and was paid); a removed spectator
-    kept receiving the game."""
+    """A member who left once kept playing (and was paid), and a removed spectator
+    kept receiving the game: both are let go at once."""
     from accounts import services as accounts
     from accounts.models import Membership
     from tables.models import Match, Seat
@@ -208,12 +209,12 @@ def _leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
         hidden = {
             "draw": others and "tile" in event,
             "dealt": others and "tiles" in event,
-            "claim_answered": True,  # answers are not events (issue 14, item 7)
+            "claim_answered": True,  # answers are not events
             "treasure_seen": others and "tile" in event,
             "claim_window": "asked" in event,
             "meld": others and "tiles" in event.get("meld", {}) and event["meld"].get("concealed"),
             "discard": others and event.get("face_down") and "tile" in event,
-            # 成麻: a 下雨's tile is its owner's (issue 24, item 3), so is a 换三张 swap.
+            # 成麻: a 下雨's tile is its owner's, so is a 换三张 swap.
             "kong_paid": others and event.get("kong") == "concealed" and "tile" in event,
             "tiles_swapped": others and ("given" in event or "received" in event),
         }
@@ -231,7 +232,7 @@ def _check_chain(messages: list[dict[str, Any]], last: int) -> int:
             last = message["seq"]
         elif message["type"] == "event":
             assert message["prev_seq"] == last, (message, last)
-            # No gap: every viewer is told of every event (issue 14, item 7).
+            # No gap: every viewer is told of every event.
             assert message["seq"] == last + 1, (message, last)
             last = message["seq"]
     return last
@@ -256,7 +257,7 @@ def _step(rnd: Round, rng: random.Random | None = None, move: Move | None = None
     if move is not None:
         action = move(state, seat)
     elif rng is None:
-        action = gameplay.auto_play_action(state, seat)
+        action = win_or_default(state, seat)
     else:
         claims = gameplay.phase_kind(state) != "turn"
         action = rng.choice(legal) if claims else bots.choose_action(state, seat)
@@ -279,7 +280,7 @@ def _next_round(rnd: Round, players: list[Any]) -> Round:
 
 
 def _open_leaks(message: dict[str, Any]) -> list[str]:
-    """What a delayed spectator (every hand open, issue 25) must still never see before the
+    """What a delayed spectator (every hand open) must still never see before the
     end: the wall, the salt, the seed, who is asked to claim, a hint, an action."""
     found: list[str] = []
     ended = (
@@ -398,7 +399,7 @@ async def test_a_delayed_spectator_sees_every_hand_but_no_secret_over_whole_roun
     monkeypatch: pytest.MonkeyPatch,
     settings: Any,
 ) -> None:
-    """Issue 25: a room with a spectator delay. Its delayed spectator (the delay passed for
+    """A room with a spectator delay. Its delayed spectator (the delay passed for
     every move) gets every hand and the whole stream of each round, never the wall, the salt,
     the seed or a claim's askees before the end; the seats and the live spectator of the same
     room are scanned exactly as in an ordinary room."""
@@ -454,7 +455,7 @@ async def test_no_message_leaks_in_the_other_variants(
 async def test_a_chengma_concealed_kong_tile_reaches_no_other_viewer(
     players: list[Any], make_club: Any, make_user: Any, settings: Any
 ) -> None:
-    """Issue 24, item 3: from the 暗杠 on, all four copies of its tile are in the owner's
+    """From the 暗杠 on, all four copies of its tile are in the owner's
     kong, so no message to another seat or a spectator names that tile (their 听牌提示 aside,
     which lists tiles they have not seen) until the owner wins (its hand laid down) or the
     round ends. The owner's own payment event names it; the replay after the end has it."""
@@ -657,7 +658,7 @@ async def test_bad_input_gets_a_clear_error(
 async def test_json_nested_past_the_limit_never_reaches_the_round(
     playing: Round, players: list[Any]
 ) -> None:
-    """Issue 24, item 7: 900 levels fit in 4 KB and decoded; the action was refused by the
+    """900 levels fit in 4 KB and decoded; the action was refused by the
     game and its record, 900 levels deep, written to the database. Now refused as JSON, before
     anything reads it, and the socket goes on."""
     from tables.models import ActionRecord
@@ -761,7 +762,7 @@ async def test_a_voided_round_offers_no_actions(playing: Round, players: list[An
 async def test_a_database_outage_is_an_error_reply_not_a_dead_socket(
     playing: Round, players: list[Any], monkeypatch: Any
 ) -> None:
-    """Issue 14, item 4: PostgreSQL restarting fails the action cleanly; the socket stays."""
+    """PostgreSQL restarting fails the action cleanly; the socket stays."""
     from django.db import OperationalError
 
     state = await sync_to_async(state_of)(playing)

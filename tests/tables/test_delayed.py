@@ -1,4 +1,4 @@
-"""Spectating with a delay (issue 25): a spectator of a room with ``spectator_delay_s`` sees the
+"""Spectating with a delay: a spectator of a room with ``spectator_delay_s`` sees the
 table as it was that long ago with every hand open, and nothing newer; players and the
 spectators of ordinary rooms keep today's views. The events' times are set by the test (their
 ``created_at``) and the delayed stream's clock is fixed (``tables.delayed.clock``), so nothing
@@ -17,7 +17,7 @@ from django.utils import timezone
 from tables import delayed, gameplay
 from tables.game import commands, store
 from tables.models import Room, Round, RoundAction, RoundEvent
-from tests.tables.helpers import fresh, state_of, walk
+from tests.tables.helpers import fresh, state_of, walk, win_or_default
 from tests.tables.ws import connect, drain, send, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -40,7 +40,7 @@ def _play(rnd: Round, moves: int) -> list[int]:
         rnd = fresh(rnd)
         state = state_of(rnd)
         seat = gameplay.deciders(state)[0]
-        action = gameplay.auto_play_action(state, seat)
+        action = win_or_default(state, seat)
         outcome = commands.round_apply_action(
             round_id=rnd.pk,
             seat=seat,

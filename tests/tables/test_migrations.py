@@ -1,4 +1,4 @@
-"""The action log's migrations (issue 18) on a database holding rounds played before the log.
+"""The action log's migrations on a database holding rounds played before the log.
 
 The database is taken back to ``tables`` 0008 (rounds keep their actions in ``Round.actions``),
 given rounds really played by the engine's bots (one ended, one still in play, both with kong
@@ -197,11 +197,11 @@ def _match(apps: Any, players: list[Any]) -> Any:
 BEFORE_HIDDEN_KONG = ("tables", "0011_fill_kong_payments")
 
 
-def test_a_concealed_kong_payment_stored_before_issue_24_is_hidden_from_the_others(
+def test_a_concealed_kong_payment_stored_with_its_tile_is_hidden_from_the_others(
     transactional_db: None, players: list[Any], make_club: Callable[..., Any], settings: Any
 ) -> None:
     """0012: a 成麻 round in play whose ``kong_paid`` event of a concealed kong was stored with
-    its tile in every viewer's view (before issue 24, item 3) sends it no more: the others' and
+    its tile in every viewer's view (before migration 0012) sends it no more: the others' and
     the spectators' views lose the tile, the owner's keeps it, the full event is untouched, and
     the views are those a table writes today."""
     from rules.engine.events import KongPaid

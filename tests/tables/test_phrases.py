@@ -1,4 +1,4 @@
-"""快捷语 (issue 27): a seated player sends a phrase by its number; everyone at the table,
+"""快捷语: a seated player sends a phrase by its number; everyone at the table,
 spectators too, gets it with the seat; one a seat every few seconds; spectators may not send."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ async def test_a_phrase_reaches_the_table_and_a_spectator_may_not_send(
 
 
 def test_the_table_message_carries_the_match_scores(playing: Any, players: list[Any]) -> None:
-    """The seat plates' running score (issue 27): the ended rounds' nets, summed."""
+    """The seat plates' running score: the ended rounds' nets, summed."""
     from tables import selectors
     from tables.models import Round
 

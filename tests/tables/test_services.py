@@ -52,7 +52,7 @@ def test_a_legal_action_appends_events_with_consecutive_seq(playing: Round) -> N
     assert after.version == before.version + 1
     assert after.last_seq > before.last_seq
     # What the client is told is the decision's token (the last event before it), never the
-    # state's version, which counts every pass (issue 14, item 7).
+    # state's version, which counts every pass.
     assert outcome.version == after.decision_version == after.last_seq
     assert _seqs(after) == list(range(1, after.last_seq + 1))
     assert after.action_count == 1
@@ -237,7 +237,7 @@ def test_leaving_during_a_match_ends_it(playing: Round, players: list[Any]) -> N
 
 
 def test_a_voided_round_never_reveals_its_seed(playing: Round, players: list[Any]) -> None:
-    """Issue 14, item 9: every hand of a voided round could be rebuilt from its seed."""
+    """Every hand of a voided round could once be rebuilt from its seed: it stays hidden."""
     from tables import selectors
 
     rooms.seat_leave(room=playing.match.room, user=players[2])

@@ -2,7 +2,7 @@
 
 A page that is reloaded (or switches language) after a round has no state of its own: whatever it
 asks, the socket must give it the ended round with its settlement, every line labelled and
-adding up to each seat's net (issue 17).
+adding up to each seat's net.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from rules.settlement import line_nets
 from tables import bots, gameplay, rooms
 from tables.models import Round
+from tests.rules.engine_helpers import line_nets
 from tests.tables.helpers import act, fresh, state_of
 from tests.tables.ws import connect, drain_until, send, until
 

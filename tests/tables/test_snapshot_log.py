@@ -1,4 +1,4 @@
-"""A snapshot fills the page's log and names the players (issue 27): the round's last events,
+"""A snapshot fills the page's log and names the players: the round's last events,
 each as this viewer's stored redaction, and who played each seat of the match."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Who may set a room's spectator delay, and its bounds (issue 25), through the one checker of
+"""Who may set a room's spectator delay, and its bounds, through the one checker of
 room settings (:func:`tables.room_options.room_options_validate`), the service, the lobby form
 and the admin."""
 

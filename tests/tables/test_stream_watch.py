@@ -1,5 +1,5 @@
 """A move committed by a process that dies before its notification leaves still reaches the
-other processes' sockets (issue 24, item 4; :mod:`tables.stream_watch`)."""
+other processes' sockets (:mod:`tables.stream_watch`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table's extras in a real browser (issue 27): the seat plates show the match score, a quick
+"""The table's extras in a real browser: the seat plates show the match score, a quick
 phrase reaches the table, a 碰 is called out over its seat, and auto-pass answers a claim window
 through the normal action path (static/tables/extras.js)."""
 

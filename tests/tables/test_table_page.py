@@ -60,7 +60,7 @@ def _quiet_move(state: Any, seat: int) -> Any:
 
 def _lisi_ting_only_standing(state: Any, seat: int) -> list[str]:
     """The tiles of ``seat``'s ting discards when every one of them is a standing tile (立牌) it
-    holds no ordinary copy of: the position the old page could not play (issue 17). Else []."""
+    holds no ordinary copy of: the position the old page could not play. Else []."""
     from rules.engine import actions
     from rules.tiles import tile_name
     from rules.variants.taiyuan_lisi.flow import standing_tiles
@@ -287,7 +287,7 @@ def test_the_round_fits_the_screen_at_the_deal_in_a_claim_and_at_the_settlement(
         page.set_viewport_size({"width": 1280, "height": 720})
         page.reload()
         expect(page.locator('[data-role="settlement"]')).to_be_visible(timeout=10000)
-        # The log (牌局记录) is filled again from the snapshot's last events (issue 27).
+        # The log (牌局记录) is filled again from the snapshot's last events.
         expect(page.locator('[data-role="log"]')).to_contain_text("本盘结束")
         assert page.locator('[data-role="log"] li').count() >= 20
         page.select_option("#lang-select", "en")
@@ -349,7 +349,7 @@ def test_every_variant_plays_on_one_screen(
             page.goto(f"{live_url}/tables/{seated.pk}/")
             page.locator("#table-app.has-round").wait_for(timeout=10000)
             assert _on_screen(page, ".seat-me .hand .tile") == hand
-            if name == "phone":  # issue 27: tiles a thumb can hit, ≥ 40 px tall
+            if name == "phone":  # tiles a thumb can hit, ≥ 40 px tall
                 assert min(_heights(page, ".seat-me .hand .tile")) >= 40
             _on_screen(page, ".seat-me .own-melds .tile")
             _on_screen(page, '[data-role="timer"] .timer-seconds')
@@ -420,7 +420,7 @@ def _chengma_round_with_three_wins(seated: Any, players: list[Any], settings: An
 def test_a_chengma_settlement_shows_each_win_as_a_block_in_win_order(
     live_url: str, seated: Any, players: list[Any], settings: Any, monkeypatch: Any
 ) -> None:
-    """血战到底 with three wins (issue 27): each win its own block in the order the wins were made
+    """血战到底 with three wins: each win its own block in the order the wins were made
     (tile, from whom, fan, each payer), then the kongs, then the totals; every discarder who
     dealt in has 点炮; the plain formula opens to the full one on a tap. At both sizes."""
     from playwright.sync_api import expect, sync_playwright
@@ -495,7 +495,7 @@ def _heights(page: Any, selector: str) -> list[float]:
 def test_a_tile_is_played_by_two_taps_or_one_as_chosen_and_a_phone_shows_it_large(
     live_url: str, seated: Any, players: list[Any], monkeypatch: Any
 ) -> None:
-    """Issue 27: on a 390 × 844 phone the 14 tiles are ≥ 40 px tall (two rows, the drawn tile
+    """On a 390 × 844 phone the 14 tiles are ≥ 40 px tall (two rows, the drawn tile
     apart) and on screen, also held sideways (844 × 390); a first tap raises a tile and a
     second plays it; with 单击出牌 on (kept in the browser) one tap plays it."""
     from playwright.sync_api import expect, sync_playwright
@@ -568,7 +568,7 @@ def _turn_of(seat: int) -> Callable[[Any], bool]:
 def test_the_header_keeps_its_height_when_the_log_fills(
     live_url: str, playing: Any, players: list[Any], monkeypatch: Any
 ) -> None:
-    """Issue 27: at 1280 × 720 the table's bar shrank from 33 to 16 px once the log filled (a
+    """At 1280 × 720 the table's bar shrank from 33 to 16 px once the log filled (a
     flex item squeezed by the side's content). After 100 log lines the bar, the felt and the
     hand are as they were, at both sizes, and the log scrolls inside the side."""
     from playwright.sync_api import sync_playwright
@@ -606,7 +606,7 @@ def test_the_header_keeps_its_height_when_the_log_fills(
 def test_the_settlement_stays_until_ready_and_the_last_one_reopens_after_the_next_deal(
     live_url: str, playing: Any, players: list[Any], monkeypatch: Any
 ) -> None:
-    """Issue 27: the settlement stays until the player presses 准备 (then 看结算 brings it back)
+    """The settlement stays until the player presses 准备 (then 看结算 brings it back)
     or the next deal begins; after the deal 上一盘结算 shows the last one again."""
     from playwright.sync_api import expect, sync_playwright
 

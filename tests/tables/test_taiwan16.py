@@ -1,4 +1,4 @@
-"""Taiwan 16 at a live table (issue 9): a room plays it through the services like the other
+"""Taiwan 16 at a live table: a room plays it through the services like the other
 variants, every seat's flowers are in the public view, and the match carries the round wind and
 the 連莊 count from round to round until its four wind rounds are played."""
 

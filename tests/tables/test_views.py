@@ -56,7 +56,7 @@ def test_a_member_opens_a_room(client: Any, room: Any, players: list[Any]) -> No
     assert answer.status_code == 302
     assert answer["Location"] == reverse("tables:room", args=[made.pk])
     assert not made.allow_bots
-    assert made.options["base"] == 5  # scored at the 底分 set (issue 14, item 6)
+    assert made.options["base"] == 5  # scored at the 底分 set
 
 
 def test_join_by_code_leads_to_the_room(client: Any, room: Any, players: list[Any]) -> None:

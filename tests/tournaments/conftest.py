@@ -1,4 +1,4 @@
-"""Fixtures of the event tests (issue 25): a club with an admin and eight members."""
+"""Fixtures of the event tests: a club with an admin and eight members."""
 
 from __future__ import annotations
 

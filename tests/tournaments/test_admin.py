@@ -1,4 +1,4 @@
-"""Events in the Django admin (issue 25): a club admin sees and runs their own club's events
+"""Events in the Django admin: a club admin sees and runs their own club's events
 only; every model has its pages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Done-when of issue 25, in a browser (Playwright): an admin creates a 12-player event
+"""Club events end to end, in a browser (Playwright): an admin creates a 12-player event
 (8 members + 4 bots) of two rounds; round 1 seats three tables; every table finishes; round 2 is
 seated by the standings with no round-1 table together again; the final standings page agrees
 with the standings worked out by hand from the ledger; a spectator of an event table sees its

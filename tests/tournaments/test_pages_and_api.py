@@ -1,4 +1,4 @@
-"""Event pages and API (issue 25): who sees and does what, registration, standings, the
+"""Event pages and API: who sees and does what, registration, standings, the
 notifications in the header, the schema."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Event services (issue 25): seating persisted, idempotent start, rounds advancing to final
+"""Event services: seating persisted, idempotent start, rounds advancing to final
 standings, pause, the round clock, re-seating a no-show, ending, and who may do what."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Wind rounds (issue 25, "each round = N hands/局 or a wind round"): a round of the event is one
+"""Wind rounds ("each round = N hands/局 or a wind round"): a round of the event is one
 wind round (一圈) at each table, over when the deal leaves North (seat 3) or at the safety bound;
 refused for a variant whose winner deals next."""
 

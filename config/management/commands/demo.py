@@ -27,7 +27,7 @@ DEMO_PLAYERS = (
     ("demo3", "老赵", "#2980b9"),
     ("demo4", "大刘", "#8e44ad"),
 )
-"""Names that are not seat winds: "西 东风" at a table read as a riddle (issue 17)."""
+"""Names that are not seat winds: "西 东风" at a table read as a riddle."""
 ROOM_NAMES = {key: f"{variant.name} · 演示桌" for key, variant in VARIANTS.items()}
 """One demo room per variant of the registry (its Chinese name)."""
 

@@ -7,10 +7,7 @@ from typing import Any, ClassVar
 
 from rules.case_facts import ExtraFact
 from rules.hand import Meld, WinContext
-from rules.i18n import N_, Label
-from rules.payments import Share
-from rules.tiles import GREEN, PIN, RED, SOU, WHITE, Tile
-from rules.wins.base import (
+from rules.hand_rules import (
     HandRules,
     Reading,
     Scored,
@@ -22,6 +19,9 @@ from rules.wins.base import (
     one_tile_in_hand,
     suits_in,
 )
+from rules.i18n import N_, Label
+from rules.payments import Share
+from rules.tiles import GREEN, PIN, RED, SOU, WHITE, Tile
 
 BIG_EGG_TILES: frozenset[Tile] = frozenset({PIN, SOU, WHITE, GREEN, RED})
 """大蛋: a kong of 1p 幺饼, 1s 幺鸡, 白, 发 or 中 (not 1m) pays double (*Kong payments*)."""

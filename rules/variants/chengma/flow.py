@@ -99,12 +99,6 @@ def suit_counts(concealed: Sequence[Tile]) -> list[int]:
     return counts
 
 
-def default_void(concealed: Sequence[Tile]) -> int:
-    """定缺 on a timeout: the suit held fewest, ties m, p, s (*定缺*)."""
-    counts = suit_counts(concealed)
-    return min(range(3), key=lambda suit: (counts[suit], suit))
-
-
 def exchange_choices(concealed: Sequence[Tile]) -> list[tuple[Tile, Tile, Tile]]:
     """Every three tiles of one suit a seat may pass on (换三张), the timeout's pick first: the
     three lowest of the suit held fewest among the suits with at least three (ties m, p, s)."""

@@ -17,18 +17,18 @@ from typing import Any, ClassVar
 from rules.case_facts import ExtraFact
 from rules.errors import InvalidCase
 from rules.hand import Meld, TingContext, Transfer, WinContext, WinVerdict
-from rules.i18n import N_, Label
-from rules.payments import Share, nets, share_transfers
-from rules.shapes import CHOW, PONG
-from rules.tiles import SUITED, Tile
-from rules.variants.chengma.labels import SUITS
-from rules.wins.base import (
+from rules.hand_rules import (
     HandRules,
     Reading,
     WinFacts,
     concealed_counts,
     readings_of,
 )
+from rules.i18n import N_, Label
+from rules.payments import Share, nets, share_transfers
+from rules.shapes import CHOW, PONG
+from rules.tiles import SUITED, Tile
+from rules.variants.chengma.labels import SUITS
 
 SUIT_LETTERS = ("m", "p", "s")
 """The void suit (缺门) as the judge and the actions write it; its index is the tile's suit."""

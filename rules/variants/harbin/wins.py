@@ -12,10 +12,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from rules.hand import Meld, TingContext, WinContext
-from rules.payments import Share
-from rules.shapes import CHOW, PONG
-from rules.tiles import RED, SUITED, Tile
-from rules.wins.base import (
+from rules.hand_rules import (
     HandRules,
     Reading,
     Scored,
@@ -25,6 +22,9 @@ from rules.wins.base import (
     has_terminal,
     suits_in,
 )
+from rules.payments import Share
+from rules.shapes import CHOW, PONG
+from rules.tiles import RED, SUITED, Tile
 
 TING_CONDITIONS: tuple[str, ...] = (
     "not_opened",

@@ -19,9 +19,9 @@ from rules.engine.flow import Flow, TingMode, set_extra
 from rules.engine.state import RoundState, TurnPhase, replace
 from rules.hand import SPECIAL_KONGS, Meld, SpecialKongName
 from rules.hand import special_kong_family as family_of
+from rules.hand_rules import readings_of
 from rules.tiles import DRAGONS, Tile
 from rules.wall import SEATS, BreakPoint, WallSetup, deal_order
-from rules.wins.base import readings_of
 
 FENZHANG = "fenzhang"
 """``state.extra`` flag: 分张, the last four tiles are drawn one each."""

@@ -17,20 +17,7 @@ from typing import Any, ClassVar
 
 from rules.case_facts import ROUND_WIND, ExtraFact
 from rules.hand import Meld, TingContext, WinContext
-from rules.i18n import N_, Label
-from rules.payments import Share
-from rules.shapes import PONG, decompositions, is_complete
-from rules.tiles import (
-    DRAGONS,
-    EAST,
-    NUM_KINDS,
-    PIN,
-    SOU,
-    WHITE,
-    Tile,
-    count_tiles,
-)
-from rules.wins.base import (
+from rules.hand_rules import (
     HandRules,
     Reading,
     Scored,
@@ -43,6 +30,19 @@ from rules.wins.base import (
     one_tile_in_hand,
     suits_in,
     wind_extra,
+)
+from rules.i18n import N_, Label
+from rules.payments import Share
+from rules.shapes import PONG, decompositions, is_complete
+from rules.tiles import (
+    DRAGONS,
+    EAST,
+    NUM_KINDS,
+    PIN,
+    SOU,
+    WHITE,
+    Tile,
+    count_tiles,
 )
 
 SPECIAL_KONG_SIZE: Mapping[str, int] = {"xuanfeng": 4, "xi": 3}

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from rules.engine.events import Drew, Event, FlowerShown
 from rules.engine.flow import Flow, NextRound, TingMode, set_extra
 from rules.engine.state import RoundState, TurnPhase, replace, with_tile
-from rules.tiles import ALL_136, EAST, FLOWERS, NORTH, Tile, is_flower, tile_name
+from rules.tiles import ALL_136, FLOWERS, NORTH, Tile, is_flower, tile_name
 
 RESERVE_TILES = 16
 """流局 when 16 tiles remain in the wall `[default]` (*Play*)."""
@@ -42,21 +42,6 @@ def next_round(
     if round_wind >= NORTH:
         return NextRound(next_dealer, round_wind, 0, match_over=True)
     return NextRound(next_dealer, round_wind + 1, 0)
-
-
-def match_progress(first_dealer: int, rounds: list[tuple[int, int]]) -> NextRound:
-    """The next round after ``rounds`` (each ``(dealer, next_dealer)`` in order) of a match whose
-    first dealer is ``first_dealer``; with no rounds, the first one (东, count 0)."""
-    setup = NextRound(first_dealer, EAST, 0)
-    for dealer, following in rounds:
-        setup = next_round(
-            first_dealer=first_dealer,
-            dealer=dealer,
-            round_wind=setup.round_wind,
-            lianzhuang=setup.lianzhuang,
-            next_dealer=following,
-        )
-    return setup
 
 
 def seat_flowers(state: RoundState, seat: int) -> tuple[Tile, ...]:

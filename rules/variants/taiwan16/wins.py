@@ -37,6 +37,15 @@ from typing import Any, ClassVar
 from rules.case_facts import ROUND_WIND, ExtraFact
 from rules.errors import InvalidCase, RulesError
 from rules.hand import Meld, WinContext
+from rules.hand_rules import (
+    HandRules,
+    Reading,
+    Scored,
+    WinFacts,
+    has_honour,
+    suits_in,
+    wind_extra,
+)
 from rules.i18n import N_, Label
 from rules.payments import Share
 from rules.tiles import (
@@ -47,15 +56,6 @@ from rules.tiles import (
     Tile,
     is_flower,
     parse_tiles,
-)
-from rules.wins.base import (
-    HandRules,
-    Reading,
-    Scored,
-    WinFacts,
-    has_honour,
-    suits_in,
-    wind_extra,
 )
 
 SEASONS: tuple[Tile, ...] = tuple(range(FLOWER, FLOWER + 4))

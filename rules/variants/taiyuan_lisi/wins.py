@@ -11,9 +11,9 @@ from typing import ClassVar
 
 from rules.case_facts import ExtraFact
 from rules.hand import Meld, WinContext
+from rules.hand_rules import HandRules, Reading, Scored, WinFacts, suits_in
 from rules.i18n import N_, Label
 from rules.payments import Share
-from rules.wins.base import HandRules, Reading, Scored, WinFacts, suits_in
 
 WAIT_ITEMS: Mapping[str, str] = {"edge": "bianzhang", "closed": "kanzhang", "single": "diaojiang"}
 """边张, 砍张 and 单调 score only on a 独听 hand, at most one of them (*Scoring*)."""

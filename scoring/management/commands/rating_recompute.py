@@ -1,6 +1,6 @@
 """``manage.py rating_recompute [--club ID] [--variant KEY]``: rebuild the ratings from the ledger.
 
-Issue 25: the rating is "recomputed from the ledger by a management command". Every club and
+The rating is "recomputed from the ledger by a management command". Every club and
 variant with settled rounds (or only the given club and/or variant) is rebuilt from its
 settlements in the order the rounds ended (``scoring.ratings.ratings_rebuild``), replacing its
 ``RatingState`` and ``RatingHistory`` rows; safe to run while the site runs (each club and variant

@@ -1,4 +1,4 @@
-"""Seating of four-player Swiss events (issue 25: "every player once per round, sit-outs at most
+"""Seating of four-player Swiss events ("every player once per round, sit-outs at most
 once, repeat meetings minimal on small fields"). Pure: no database.
 
 The minimality checks search exhaustively here, independently of the module's own search: every

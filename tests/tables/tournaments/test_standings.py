@@ -1,4 +1,4 @@
-"""Standings of four-player Swiss events (issue 25, *Standings*), against hand-computed tables."""
+"""Standings of four-player Swiss events (*Standings*), against hand-computed tables."""
 
 from __future__ import annotations
 

@@ -1,5 +1,16 @@
 """What every variant's hand rules share: readings of a win, legal waits, options, payments.
 
+A variant's own hand rules are in its package (``rules/variants/<key>/wins.py``) and reached
+through its :class:`~rules.variant.Variant` (``variant.rules``). The round engine and the judge
+ask exactly the same questions of a :class:`HandRules`:
+
+* ``judge_win(WinContext) -> WinVerdict``: legal, fan, total, capped ``payments`` and the
+  uncapped pairwise ``transfers`` of the win alone; or the first failing ``reason``;
+* ``judge_ting(TingContext) -> TingVerdict``: legal waits if ting were declared now, whether
+  ting is allowed, and the reason when it is not; ``ting_ok_after(ctx)`` is its yes/no;
+* ``kong_transfers(konger=, meld=, options=)``: what the others pay for a kong (杠分);
+* Harbin also has ``ting_conditions(ctx)`` (its ting conditions 1–6 for 听 / 吃听).
+
 A variant subclasses :class:`HandRules` and states, like its spec page, its ``conditions`` (the
 ``reason`` keys in order, ``not_complete`` first), :meth:`HandRules.failure` (the first condition a
 reading breaks), :meth:`HandRules.score` (fan and transfers of a legal reading) and
@@ -16,6 +27,10 @@ i.e. the latest first-failure over all readings.
 **独听** (single wait) is computed from the hand without its winning tile (without the wildcard for
 a treasure win) as the number of legal winning kinds judged as if ting were declared, before any
 treasure substitution (spec README, *Wait types*).
+
+>>> from rules.registry import judged_variant
+>>> judged_variant("changchun").rules.conditions[:2]
+('not_complete', 'not_ting')
 """
 
 from __future__ import annotations
@@ -430,11 +445,6 @@ class HandRules:
         if amount <= 0:
             return ()
         return tuple(Transfer(seat, konger, amount) for seat in SEATS if seat != konger)
-
-
-def payer_transfers(winner: int, shares: Mapping[int, int]) -> tuple[Transfer, ...]:
-    """Transfers to ``winner`` from each payer seat of ``shares`` (amounts > 0 only)."""
-    return tuple(Transfer(payer, winner, amount) for payer, amount in shares.items() if amount > 0)
 
 
 def wind_extra(value: Any, default: Tile, name: str) -> Tile:

@@ -12,12 +12,12 @@ from typing import ClassVar
 
 from rules.engine.flow import Flow
 from rules.hand import TingContext, TingVerdict
+from rules.hand_rules import HandRules, meld_counts
 from rules.i18n import N_, Label
 from rules.labels import COMMON_REASONS
 from rules.shapes import shape_waits
 from rules.tiles import NUM_KINDS
 from rules.variant import Variant
-from rules.wins.base import HandRules, meld_counts
 
 
 class ShapeRules(HandRules):
@@ -33,7 +33,7 @@ class ShapeRules(HandRules):
     def judge_ting(self, ctx: TingContext) -> TingVerdict:
         """Every shape wait is a legal win here (only ``not_complete`` can fail, and a wait
         completes the hand), so the waits are the answer without asking each one again as a
-        win (:meth:`HandRules.judge_ting` does, for variants with conditions; issue 29)."""
+        win (:meth:`HandRules.judge_ting` does, for variants with conditions)."""
         counts = [0] * NUM_KINDS
         for tile in ctx.concealed:
             counts[tile] += 1
