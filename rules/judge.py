@@ -419,7 +419,7 @@ def _plain_ting_answer(line: str) -> str | None:
     of the case already answers: a line it does not recognise as plain and valid, in any way,
     is None, and :func:`judge_line` answers it (its error message included).
     ``test_judge_fast_path.py`` pins that both give the same text."""
-    if line[:1] != "{":
+    if line[:1] != "{" or line.count("[") + line.count("{") > json_input.MAX_DEPTH:
         return None
     try:
         case, end = _RAW_DECODE(line)

@@ -144,21 +144,44 @@ hands = (
     | st.text(alphabet="0123456789mpszfx ²", max_size=20)
     | json_values
 )
-seats = st.integers(min_value=-1, max_value=4) | st.sampled_from([True, False, None, "0", 1.0])
-CHANGES: dict[str, st.SearchStrategy[Any]] = {
-    "id": json_values,
-    "kind": st.sampled_from(["win", "settle", "Ting", "ting ", 1, None]),
-    "variant": st.sampled_from([*sorted(JUDGED), "nope", "", 3, None]),
-    "dealer": seats,
-    "winner": seats,
-    "hand": hands,
-    "options": st.sampled_from([{}, {"base": 2}, {"base": "x"}, {"x": 1}, [], None]),
-    "melds": st.sampled_from([[], {}, None, [{"type": "pong", "tiles": "111z", "from": 1}]]),
-    "extra": st.sampled_from([{}, {"que": "m"}, {"duibao": 1}, {"x": []}, [], None]),
-    "opened": st.sampled_from([[False] * 4, [True, False, False, False], [], "x", None]),
-    "win_tile": json_values,
-    "other": json_values,
+SEATS = [-1, 0, 3, 4, True, False, None, "0", 1.0]
+VALUES: dict[str, list[Any]] = {
+    "id": [2**70, -1, 1.5, True, "é", None, [1], {"a": {}}],
+    "kind": ["win", "settle", "Ting", "ting ", 1, None],
+    "variant": [*sorted(JUDGED), "nope", "", 3, None],
+    "dealer": SEATS,
+    "winner": SEATS,
+    "hand": [
+        "1112345678999m",
+        "1112345678999",
+        "1112345678999m ",
+        "11112345678999m",
+        "112345678999m",
+        "1111m2345678999m",
+        "123m456p789s1234z",
+        "123m456p789s11z1f",
+        "123m456p789s11z8z",
+        "",
+        13,
+        None,
+    ],
+    "options": [{}, {"base": 2}, {"base": "x"}, {"x": 1}, [], None],
+    "melds": [[], {}, None, [{"type": "pong", "tiles": "111z", "from": 1}]],
+    "extra": [{}, {"que": "m"}, {"duibao": 1}, {"x": []}, [], None],
+    "opened": [[False] * 4, [True, False, False, False], [], "x", None],
+    "win_tile": ["1m", None],
+    "other": [None, [[[]]]],
 }
+"""Values a plain ting question's fields are changed to (or the field taken out, DELETE)."""
+
+seats = st.integers(min_value=-1, max_value=4) | st.sampled_from(SEATS)
+CHANGES: dict[str, st.SearchStrategy[Any]] = {
+    field: st.sampled_from(values) for field, values in VALUES.items()
+}
+CHANGES["id"] = CHANGES["id"] | json_values
+CHANGES["dealer"] = CHANGES["winner"] = seats
+CHANGES["hand"] = CHANGES["hand"] | hands
+CHANGES["win_tile"] = CHANGES["other"] = json_values
 plain_tings = st.fixed_dictionaries(
     {
         "id": json_values,
@@ -251,6 +274,24 @@ def test_any_id_is_echoed_as_the_careful_path_echoes_it(case_id: Any) -> None:
 def test_a_verdict_body_is_cached_apart_for_true_and_one() -> None:
     assert _ting_body((0,), True, None).endswith('"ting_allowed": true}')
     assert _ting_body((0,), 1, None).endswith('"ting_allowed": 1}')
+
+
+BASES = [
+    {"id": 7, "kind": "ting", "variant": key, "dealer": 1, "winner": 2, "hand": "1112345678999m"}
+    for key in sorted(JUDGED)
+] + [
+    {"id": "s", "kind": "ting", "variant": key, "dealer": 0, "winner": 0, "hand": "23m456p789s11z"}
+    for key in sorted(JUDGED)
+]
+
+
+@pytest.mark.parametrize("base", BASES, ids=lambda base: f"{base['variant']}-{base['id']}")
+def test_every_single_change_gets_the_careful_line(base: dict[str, Any]) -> None:
+    """Each field of a plain question changed to each of :data:`VALUES`, or taken out."""
+    same_answer(json.dumps(base))
+    for field, values in VALUES.items():
+        for value in [DELETE, *values]:
+            same_answer(json.dumps(_changed(base, [(field, value)]), ensure_ascii=False))
 
 
 @given(line=st.text(max_size=40))
