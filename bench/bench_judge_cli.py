@@ -9,9 +9,12 @@ most of those wait; in canonical notation, ``"344567m15p368s16z"``) and writing 
 answer line per input line: ours is
 ``python -m rules judge FILE``, theirs ``bench/judge_cli_mahjong.py FILE`` (``Agari.is_agari`` on
 each of the 34 kinds). Runs alternate (ours, theirs, ours, …) so that a busy machine slows both
-alike; the medians and their ratio are reported, with the machine's load average. The answers'
-waits are compared line by line (``shape``: the bare four-sets-and-a-pair test, which is what
-``mahjong`` computes apart from seven pairs and thirteen orphans, counted separately).
+alike; the medians and their ratio are reported, with the machine's load average. With
+``--before OLD`` (a checkout of an earlier commit) that commit's judge runs in the same rounds
+(before, ours, theirs, before, …), so a before/after pair is measured under the same load. The
+answers' waits are compared line by line (``shape``: the bare four-sets-and-a-pair test, which
+is what ``mahjong`` computes apart from seven pairs and thirteen orphans, counted separately),
+and ours with the earlier commit's byte for byte.
 """
 
 from __future__ import annotations
@@ -110,26 +113,43 @@ def main() -> None:
         default=ROOT,
         help="a checkout whose rules/ is ours (another commit's, for a before/after)",
     )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        help="also run this checkout's judge in the same rounds (before, ours, theirs, …)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        cases, ours_out, theirs_out = (Path(tmp) / n for n in ("in", "ours", "theirs"))
+        cases, ours_out, theirs_out, before_out = (
+            Path(tmp) / n for n in ("in", "ours", "theirs", "before")
+        )
         write_cases(cases, args.lines, args.variant, args.seed)
         ours_cmd = [sys.executable, "-m", "rules", "judge", str(cases)]
         theirs_cmd = [sys.executable, str(ROOT / "bench" / "judge_cli_mahjong.py"), str(cases)]
         load_before = os.getloadavg()
-        ours, theirs = [], []
+        ours, theirs, before = [], [], []
         for _ in range(args.runs):
+            if args.before is not None:
+                before.append(timed(ours_cmd, before_out, args.before))
             ours.append(timed(ours_cmd, ours_out, args.rules_from))
             theirs.append(timed(theirs_cmd, theirs_out))
         load_after = os.getloadavg()
         differ, special = compare(ours_out, theirs_out)
-    ours_med, theirs_med = statistics.median(ours), statistics.median(theirs)
+        same_as_before = args.before is None or before_out.read_bytes() == ours_out.read_bytes()
+    theirs_med = statistics.median(theirs)
     print(f"lines {args.lines}, variant {args.variant}, runs {args.runs} (alternated)")
-    print(f"ours from {args.rules_from}")
+    print(f"ours from {args.rules_from}" + (f", before from {args.before}" if before else ""))
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
-    print(f"ours    median {ours_med:.3f} s  (all: {', '.join(f'{t:.3f}' for t in ours)})")
-    print(f"mahjong median {theirs_med:.3f} s  (all: {', '.join(f'{t:.3f}' for t in theirs)})")
-    print(f"ratio ours / mahjong: {ours_med / theirs_med:.2f}")
+    for name, times in (("before", before), ("ours", ours), ("mahjong", theirs)):
+        if times:
+            all_times = ", ".join(f"{t:.3f}" for t in times)
+            print(f"{name:7} median {statistics.median(times):.3f} s  (all: {all_times})")
+    if before:
+        print(f"ratio before / mahjong: {statistics.median(before) / theirs_med:.2f}")
+    print(f"ratio ours / mahjong: {statistics.median(ours) / theirs_med:.2f}")
+    if before:
+        print(f"answers byte for byte as before: {'yes' if same_as_before else 'NO'}")
     print(f"answers whose waits differ: {differ} (mahjong's seven pairs / 13 orphans: {special})")
 
 

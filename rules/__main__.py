@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m rules",
         description="Queyou rules engine: judge hands, simulate rounds, verify a revealed wall.",
@@ -70,7 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    if _plain_judge(given):
+        # ``judge`` or ``judge FILE``, nothing argparse would read otherwise: judged without
+        # importing argparse and building every command's parser (a tenth of the judge's
+        # start-up, which a program running it once per question pays every time).
+        from rules.judge import judge_main
+
+        return judge_main(given[1] if len(given) == 2 else "-")
+    args = build_parser().parse_args(given)
     if args.command == "judge":
         from rules.judge import judge_main
 
@@ -92,6 +105,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rules.wall import verify_main
 
     return verify_main(args.file)
+
+
+def _plain_judge(argv: Sequence[str]) -> bool:
+    """``judge`` alone or with one FILE that argparse takes as it is (not an option: no
+    leading ``-``, except ``-`` itself for standard input)."""
+    return (
+        1 <= len(argv) <= 2
+        and argv[0] == "judge"
+        and (len(argv) == 1 or argv[1] == "-" or not argv[1].startswith("-"))
+    )
 
 
 if __name__ == "__main__":

@@ -28,11 +28,12 @@ from rules.hand import (
     MeldKind,
     SpecialKongName,
     TingContext,
+    TingVerdict,
     WinBy,
     WinContext,
 )
 from rules.hand_rules import HandRules
-from rules.registry import judged_variant
+from rules.registry import JUDGED, judged_variant
 from rules.tiles import (
     FLOWER,
     NUM_KINDS,
@@ -40,10 +41,11 @@ from rules.tiles import (
     count_tiles,
     format_tiles,
     is_suited,
+    parse_plain_tiles,
     parse_tiles,
     tile_name,
 )
-from rules.variant import JudgeKind
+from rules.variant import JudgeKind, Variant
 
 WIN_BYS: tuple[str, ...] = ("discard", "self_draw", "kong_draw", "rob_kong")
 SPECIAL_KONG_FAMILIES: Mapping[str, tuple[Tile, ...]] = {k: v for k, v in SPECIAL_KONGS.items()}
@@ -351,15 +353,20 @@ def judge_case(case: Any) -> dict[str, Any]:
     ctx = parse_case(case)
     rules = judged_variant(ctx.variant).rules
     if isinstance(ctx, TingContext):
-        verdict = rules.judge_ting(ctx)
-        answer: dict[str, Any] = {
-            "waits": [tile_name(t) for t in verdict.waits],
-            "ting_allowed": verdict.ting_allowed,
-        }
-        if not verdict.ting_allowed:
-            answer["reason"] = verdict.reason
-        return answer
+        return _ting_answer(rules.judge_ting(ctx))
     return rules.judge_answer(ctx)
+
+
+def _ting_answer(verdict: TingVerdict) -> dict[str, Any]:
+    """A ting verdict as its answer (judge.md, *The answer*): waits by name, and the reason
+    when ting is not allowed."""
+    answer: dict[str, Any] = {
+        "waits": [tile_name(t) for t in verdict.waits],
+        "ting_allowed": verdict.ting_allowed,
+    }
+    if not verdict.ting_allowed:
+        answer["reason"] = verdict.reason
+    return answer
 
 
 def judge_line(line: str) -> dict[str, Any]:
@@ -381,11 +388,148 @@ def judge_line(line: str) -> dict[str, Any]:
 def judge_lines(lines: Iterable[str]) -> Iterable[str]:
     """Answer lines (JSON, no newline) for input lines, one for one."""
     for line in lines:
-        yield _ENCODE(judge_line(line.rstrip("\r\n")))
+        yield answer_line(line.rstrip("\r\n"))
+
+
+def answer_line(line: str) -> str:
+    """The answer to one input line as JSON text: ``judge_line``'s answer, encoded. A plain
+    ``kind: ting`` case takes :func:`_plain_ting_answer` (the same answer, with less asked on
+    the way); everything else, and every line that would be an error, is judged by
+    :func:`judge_line`."""
+    answer = _plain_ting_answer(line)
+    return answer if answer is not None else _ENCODE(judge_line(line))
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(…, ensure_ascii=False)`` without building an encoder for every answer."""
+
+_RAW_DECODE = json.JSONDecoder().raw_decode
+"""What ``json.loads`` runs (the C scanner), without its checks around it: a line it cannot
+read whole is left to :func:`judge_line`, which says what is wrong."""
+
+_PLAIN_CACHE_SIZE = 4096
+
+
+def _plain_ting_answer(line: str) -> str | None:
+    """The answer to a well-formed ``kind: ting`` case with no melds, options, extra or opened
+    (a program asking for the waits of many hands: tens of thousands a second), or None.
+
+    It asks exactly what :func:`parse_case` and :func:`judge_case` ask of such a case (the same
+    rules object, the same context, the same verdict), leaving out the checks that the shape
+    of the case already answers: a line it does not recognise as plain and valid, in any way,
+    is None, and :func:`judge_line` answers it (its error message included).
+    ``test_judge_fast_path.py`` pins that both give the same text."""
+    if line[:1] != "{" or line.count("[") + line.count("{") > json_input.MAX_DEPTH:
+        return None
+    try:
+        case, end = _RAW_DECODE(line)
+    except Exception:  # bad JSON (a ValueError, a RecursionError): the careful path
+        return None
+    if (
+        end != len(line)
+        or type(case) is not dict
+        or case.get("kind") != "ting"
+        or "opened" in case
+        # Only an empty dict equals {} and only an empty list equals []: given empty, each is
+        # what parse_case makes of it absent.
+        or case.get("options", {}) != {}
+        or case.get("extra", {}) != {}
+        or case.get("melds", []) != []
+    ):
+        return None
+    variant = case.get("variant")
+    dealer = case.get("dealer")
+    winner = case.get("winner")
+    hand = case.get("hand")
+    if (
+        type(variant) is not str
+        or variant not in JUDGED
+        or type(dealer) is not int
+        or not 0 <= dealer <= 3
+        or type(winner) is not int
+        or not 0 <= winner <= 3
+        or type(hand) is not str
+    ):
+        return None
+    try:
+        judged = JUDGED[variant]
+        rules = judged.rules
+        concealed = _plain_hand(hand)
+        if (
+            concealed is None
+            or len(concealed) not in _hand_sizes(rules, "ting", 0)
+            or not _tiles_plainly_exist(rules, concealed)
+        ):
+            return None
+        extra: dict[str, Any] = {}
+        rules.validate_extra(extra)
+        ctx = TingContext(
+            variant=variant,
+            dealer=dealer,
+            seat=winner,
+            concealed=concealed,
+            melds=(),
+            opened=_NOBODY_OPENED,
+            options=_default_options(judged),
+            extra=extra,
+        )
+        rules.validate_ting(ctx)
+        verdict = rules.judge_ting(ctx)
+        body = _ting_body(verdict.waits, verdict.ting_allowed, verdict.reason)
+    except Exception:  # an invalid case or a bug: judge_line answers it, as it would
+        return None
+    case_id = case.get("id")
+    if case_id is None:
+        id_text = "null"
+    elif type(case_id) is int:
+        id_text = int.__repr__(case_id)
+    else:
+        id_text = _ENCODE(case_id)
+    return f'{{"id": {id_text}, {body}'
+
+
+_PLAIN_HANDS: dict[str, tuple[Tile, ...]] = {}
+"""Plain hands seen, notation → sorted tiles (the first few thousand)."""
+
+
+def _plain_hand(text: str) -> tuple[Tile, ...] | None:
+    """The sorted tiles of plain notation (what ``parse_tiles`` reads on its fast path), or
+    None for anything it would have to read character by character."""
+    known = _PLAIN_HANDS.get(text)
+    if known is None:
+        tiles = parse_plain_tiles(text)
+        if tiles is None:
+            return None
+        known = tuple(sorted(tiles))
+        if len(_PLAIN_HANDS) < _PLAIN_CACHE_SIZE:
+            _PLAIN_HANDS[text] = known
+    return known
+
+
+def _tiles_plainly_exist(rules: HandRules, ordered: tuple[Tile, ...]) -> bool:
+    """:func:`check_tiles_exist`'s common case: every tile used by the variant, none five
+    times (``ordered`` is sorted)."""
+    return rules.tiles_used.issuperset(ordered) and not any(map(int.__eq__, ordered, ordered[4:]))
+
+
+_DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {}
+
+
+def _default_options(judged: Variant) -> dict[str, Any]:
+    """``judged.validate_options({})`` (the defaults), worked out once per variant; a fresh
+    copy for each case, as :func:`parse_case` gives."""
+    defaults = _DEFAULT_OPTIONS.get(judged.key)
+    if defaults is None:
+        defaults = _DEFAULT_OPTIONS[judged.key] = judged.validate_options({})
+    return dict(defaults)
+
+
+@lru_cache(maxsize=_PLAIN_CACHE_SIZE, typed=True)
+def _ting_body(waits: tuple[Tile, ...], ting_allowed: bool, reason: str | None) -> str:
+    """:func:`_ting_answer` as JSON text without the opening ``{`` (what ``_ENCODE`` writes
+    after the id), worked out once per verdict (``typed``: ``1`` is not ``true``)."""
+    verdict = TingVerdict(waits=waits, ting_allowed=ting_allowed, reason=reason)
+    return _ENCODE(_ting_answer(verdict))[1:]
 
 
 def judge_stream(stream: TextIO, out: TextIO, *, interactive: bool = True) -> None:

@@ -126,7 +126,7 @@ def parse_tiles(text: str, *, max_copies: int | None = COPIES) -> list[Tile]:
     ...
     rules.errors.NotationError: suit letter '²' has no digits before it
     """
-    tiles = _parse_plain(text)
+    tiles = parse_plain_tiles(text)
     if tiles is None:
         tiles = _parse_slow(text)
     if max_copies is not None:
@@ -144,7 +144,7 @@ _BEFORE_FIRST = {"m": -1, "p": 8, "s": 17, "z": 26, "f": FLOWER - 1}
 """The tile just before rank 1 of each suit letter: ``7z`` is ``26 + 7``."""
 
 
-def _parse_plain(text: str) -> list[Tile] | None:
+def parse_plain_tiles(text: str) -> list[Tile] | None:
     """The tiles of well-formed notation without spaces, or None for anything else (a space, a
     stray digit, an unknown letter, a rank the suit lacks): the judge reads tens of thousands
     of hands a second, and :func:`_parse_slow` then says exactly what is wrong."""

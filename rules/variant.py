@@ -3,7 +3,10 @@
 A :class:`Variant` is built once in its package (``rules/variants/<key>/__init__.py``) and listed
 in the registry (:mod:`rules.registry`). It holds
 
-* ``flow``: the round flow, a :class:`~rules.engine.flow.Flow` (the hooks the engine core asks);
+* ``flow``: the round flow, a :class:`~rules.engine.flow.Flow` (the hooks the engine core asks),
+  built by ``load_flow`` the first time it is read: the flow module imports the round engine,
+  which the judge (``python -m rules judge``) never needs, and importing it was half of the
+  judge's start-up;
 * ``rules``: the hand rules, a :class:`~rules.hand_rules.HandRules` (winning conditions, fan and
   payments: what the judge answers and the engine asks);
 * ``options``: its room options with their defaults and bounds (:mod:`rules.options`);
@@ -22,6 +25,7 @@ key when it is written as JSON (:mod:`rules.persist`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -102,7 +106,9 @@ class Variant:
 
     key: str
     name: Label
-    flow: Flow
+    load_flow: Callable[[], Flow]
+    """Builds the round flow (a late import of the variant's ``flow.py``): called once, the
+    first time :attr:`flow` is read."""
     rules: HandRules
     options: tuple[Option, ...]
     fan: Mapping[str, Label] = field(default_factory=dict)
@@ -117,6 +123,22 @@ class Variant:
     judge_kinds: Mapping[str, JudgeKind] = field(default_factory=dict)
     """The judge's case kinds of its own beyond ``win`` and ``ting`` (成麻: ``settle``), kind →
     answer."""
+    flow: Flow = field(init=False, repr=False)
+    """The round flow. Left unset by ``__init__``: the first read finds the slot empty and
+    :meth:`__getattr__` fills it from :attr:`load_flow`; every later read is a plain slot read
+    (the engine reads it on every action)."""
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for an attribute that is missing: here, the flow not built yet.
+        if name != "flow":
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        with _FLOW_LOCK:  # one flow object per variant, even when two threads ask at once
+            try:
+                return object.__getattribute__(self, "flow")
+            except AttributeError:
+                flow = self.load_flow()
+                object.__setattr__(self, "flow", flow)  # frozen: set once, on first read
+                return flow
 
     def __repr__(self) -> str:
         return f"<Variant {self.key}>"
@@ -144,3 +166,6 @@ class Variant:
     def label(self, key: str) -> Label | None:
         """The label of a fan item or a reason key of this variant (None if it has none)."""
         return self.fan.get(key) or self.reasons.get(key)
+
+
+_FLOW_LOCK = threading.Lock()

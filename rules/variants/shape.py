@@ -8,9 +8,8 @@ variant (:func:`rules.registry.judged_variant`) but is no room's variant (it is 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from rules.engine.flow import Flow
 from rules.hand import TingContext, TingVerdict
 from rules.hand_rules import HandRules, meld_counts
 from rules.i18n import N_, Label
@@ -18,6 +17,9 @@ from rules.labels import COMMON_REASONS
 from rules.shapes import shape_waits
 from rules.tiles import NUM_KINDS
 from rules.variant import Variant
+
+if TYPE_CHECKING:
+    from rules.engine.flow import Flow
 
 
 class ShapeRules(HandRules):
@@ -48,10 +50,17 @@ class ShapeRules(HandRules):
         return TingVerdict(waits=waits, ting_allowed=True)
 
 
+def _load_flow() -> Flow:
+    """The common round's flow, imported when first asked for (the judge never asks)."""
+    from rules.engine.flow import Flow
+
+    return Flow()
+
+
 SHAPE = Variant(
     key="shape",
     name=Label(N_("variant", "牌型"), N_("variant", "只看四组加一对，不计番。")),
-    flow=Flow(),
+    load_flow=_load_flow,
     rules=ShapeRules(),
     options=(),
     reasons=COMMON_REASONS,

@@ -53,7 +53,7 @@ class ToyRules(HandRules):
 VARIANT = Variant(
     key=KEY,
     name=Label(N_("variant", "测试麻将"), N_("toy", "任何和牌都算。")),
-    flow=Flow(),
+    load_flow=Flow,
     rules=ToyRules(),
     options=(BASE, HINTS),
     fan={

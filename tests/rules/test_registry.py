@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,35 @@ def test_a_variant_is_one_object_compared_by_identity() -> None:
     twin = dataclasses.replace(variant)
     assert twin != variant
     assert repr(variant) == "<Variant harbin>"
+
+
+def test_a_variants_flow_is_built_once_on_first_read_even_by_two_threads_at_once() -> None:
+    built: list[Flow] = []
+    release = threading.Event()
+
+    def load_flow() -> Flow:
+        release.wait(5)  # both threads are inside the first read before either flow exists
+        flow = Flow()
+        built.append(flow)
+        return flow
+
+    base = VARIANTS["changchun"]
+    variant = Variant(
+        key="test", name=base.name, load_flow=load_flow, rules=base.rules, options=base.options
+    )
+    assert not built  # nothing is built with the variant
+    seen: list[Flow] = []
+    readers = [threading.Thread(target=lambda: seen.append(variant.flow)) for _ in range(2)]
+    for reader in readers:
+        reader.start()
+    release.set()
+    for reader in readers:
+        reader.join()
+    assert len(built) == 1
+    assert seen == [built[0], built[0]]
+    assert variant.flow is built[0]
+    with pytest.raises(AttributeError, match="'Variant' object has no attribute 'nope'"):
+        variant.nope  # noqa: B018 (an unknown attribute is still an AttributeError)
 
 
 def test_options_are_typed_and_bounded() -> None:

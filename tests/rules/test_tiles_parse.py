@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import NotationError
-from rules.tiles import _parse_plain, _parse_slow, format_tiles, parse_tiles
+from rules.tiles import _parse_slow, format_tiles, parse_plain_tiles, parse_tiles
 
 NOTATION_CHARS = st.text(alphabet="0123456789mpszfx ²", max_size=24)
 TILES = st.lists(st.integers(min_value=0, max_value=41), max_size=17)
@@ -16,7 +16,7 @@ TILES = st.lists(st.integers(min_value=0, max_value=41), max_size=17)
 def test_fast_path_agrees_or_defers(text: str) -> None:
     """Where the fast path answers, the careful parser gives the same tiles; where it defers
     (None), the careful parser either raises or the text has spaces."""
-    fast = _parse_plain(text)
+    fast = parse_plain_tiles(text)
     try:
         slow = _parse_slow(text)
     except NotationError:
@@ -30,7 +30,7 @@ def test_fast_path_agrees_or_defers(text: str) -> None:
 @given(TILES)
 def test_canonical_notation_takes_the_fast_path(tiles: list[int]) -> None:
     text = format_tiles(tiles)
-    assert _parse_plain(text) == sorted(tiles)
+    assert parse_plain_tiles(text) == sorted(tiles)
     assert parse_tiles(text, max_copies=None) == sorted(tiles)
 
 

@@ -7,17 +7,29 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.tiles import HONOURS, TERMINALS
 from rules.variant import BotFacts, Variant
-from rules.variants.changchun.flow import ChangchunFlow
 from rules.variants.changchun.labels import FAN, NAME, REASONS
 from rules.variants.changchun.options import OPTIONS
 from rules.variants.changchun.wins import ChangchunRules
 
+if TYPE_CHECKING:
+    from rules.variants.changchun.flow import ChangchunFlow
+
+
+def _load_flow() -> ChangchunFlow:
+    """The round flow, imported when first asked for (:attr:`rules.variant.Variant.flow`)."""
+    from rules.variants.changchun.flow import ChangchunFlow
+
+    return ChangchunFlow()
+
+
 VARIANT = Variant(
     key="changchun",
     name=NAME,
-    flow=ChangchunFlow(),
+    load_flow=_load_flow,
     rules=ChangchunRules(),
     options=OPTIONS,
     fan=FAN,

@@ -9,17 +9,29 @@ handed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.variant import BotFacts, Variant
-from rules.variants.chengma.flow import ChengmaFlow
 from rules.variants.chengma.judge import judge_settle
 from rules.variants.chengma.labels import FAN, NAME, REASONS, SETTLE, SUITS
 from rules.variants.chengma.options import OPTIONS
 from rules.variants.chengma.wins import ChengmaRules
 
+if TYPE_CHECKING:
+    from rules.variants.chengma.flow import ChengmaFlow
+
+
+def _load_flow() -> ChengmaFlow:
+    """The round flow, imported when first asked for (:attr:`rules.variant.Variant.flow`)."""
+    from rules.variants.chengma.flow import ChengmaFlow
+
+    return ChengmaFlow()
+
+
 VARIANT = Variant(
     key="chengma",
     name=NAME,
-    flow=ChengmaFlow(),
+    load_flow=_load_flow,
     rules=ChengmaRules(),
     options=OPTIONS,
     fan=FAN,

@@ -7,17 +7,29 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.tiles import RED, TERMINALS
 from rules.variant import BotFacts, Variant
-from rules.variants.harbin.flow import HarbinFlow
 from rules.variants.harbin.labels import FAN, NAME, REASONS
 from rules.variants.harbin.options import OPTIONS
 from rules.variants.harbin.wins import HarbinRules
 
+if TYPE_CHECKING:
+    from rules.variants.harbin.flow import HarbinFlow
+
+
+def _load_flow() -> HarbinFlow:
+    """The round flow, imported when first asked for (:attr:`rules.variant.Variant.flow`)."""
+    from rules.variants.harbin.flow import HarbinFlow
+
+    return HarbinFlow()
+
+
 VARIANT = Variant(
     key="harbin",
     name=NAME,
-    flow=HarbinFlow(),
+    load_flow=_load_flow,
     rules=HarbinRules(),
     options=OPTIONS,
     fan=FAN,

@@ -7,17 +7,29 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.tiles import HONOURS, TERMINALS
 from rules.variant import BotFacts, Variant
-from rules.variants.siping.flow import SipingFlow
 from rules.variants.siping.labels import FAN, NAME, REASONS
 from rules.variants.siping.options import OPTIONS
 from rules.variants.siping.wins import SipingRules
 
+if TYPE_CHECKING:
+    from rules.variants.siping.flow import SipingFlow
+
+
+def _load_flow() -> SipingFlow:
+    """The round flow, imported when first asked for (:attr:`rules.variant.Variant.flow`)."""
+    from rules.variants.siping.flow import SipingFlow
+
+    return SipingFlow()
+
+
 VARIANT = Variant(
     key="siping",
     name=NAME,
-    flow=SipingFlow(),
+    load_flow=_load_flow,
     rules=SipingRules(),
     options=OPTIONS,
     fan=FAN,

@@ -7,16 +7,28 @@ object the registry (:mod:`rules.registry`) lists and the engine is handed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.variant import BotFacts, Variant
-from rules.variants.taiwan16.flow import Taiwan16Flow
 from rules.variants.taiwan16.labels import FAN, NAME, REASONS
 from rules.variants.taiwan16.options import OPTIONS
 from rules.variants.taiwan16.wins import Taiwan16Rules
 
+if TYPE_CHECKING:
+    from rules.variants.taiwan16.flow import Taiwan16Flow
+
+
+def _load_flow() -> Taiwan16Flow:
+    """The round flow, imported when first asked for (:attr:`rules.variant.Variant.flow`)."""
+    from rules.variants.taiwan16.flow import Taiwan16Flow
+
+    return Taiwan16Flow()
+
+
 VARIANT = Variant(
     key="taiwan16",
     name=NAME,
-    flow=Taiwan16Flow(),
+    load_flow=_load_flow,
     rules=Taiwan16Rules(),
     options=OPTIONS,
     fan=FAN,
