@@ -1087,8 +1087,9 @@ def prepare(count: int) -> None:
 
 def cmd_cost(args: argparse.Namespace) -> int:
     """Where a move's time goes, in one process: the action service, then the work one socket
-    does for it (``TableConsumer._changes``: its queries, the redaction, the decision), and the
-    price of a new PostgreSQL connection (production closes it after every database call)."""
+    does for it (``tables.socket_services.socket_changes``: its queries, the redaction, the
+    decision), and the price of a new PostgreSQL connection (production closes it after every
+    database call)."""
     import cProfile
     import io
     import pstats
@@ -1102,9 +1103,9 @@ def cmd_cost(args: argparse.Namespace) -> int:
 
         from accounts.models import User
         from tables import gameplay, rooms, selectors
-        from tables.consumers import TableConsumer
         from tables.game import commands, store
         from tables.models import Room
+        from tables.socket_services import socket_changes, socket_hello
         from tables.socket_stream import SocketStream
         from tests.tables.helpers import win_or_default
 
@@ -1118,11 +1119,9 @@ def cmd_cost(args: argparse.Namespace) -> int:
             rooms.seat_set_ready(room=room, user=user)
         sockets = []
         for user in room_users:
-            consumer = TableConsumer()
-            consumer.user, consumer.room_id = user, room_id
-            consumer.stream, consumer.closed = SocketStream(), False
-            consumer._hello(None, None)
-            sockets.append(consumer)
+            viewer = {"room_id": room_id, "user": user, "stream": SocketStream()}
+            socket_hello(**viewer)  # as the socket's ``hello`` leaves its stream
+            sockets.append(viewer)
         timings: dict[str, list[float]] = {"action": [], "socket update": [], "new connection": []}
         queries: dict[str, list[int]] = {"action": [], "socket update": []}
         profile = cProfile.Profile()
@@ -1140,13 +1139,13 @@ def cmd_cost(args: argparse.Namespace) -> int:
                 )
                 timings["action"].append(time.perf_counter() - start)
             queries["action"].append(len(captured))
-            for consumer in sockets:
+            for viewer in sockets:
                 if i % 2:  # every other move under cProfile, the others timed without it
-                    profile.runcall(consumer._changes)
+                    profile.runcall(socket_changes, **viewer)
                     continue
                 with CaptureQueriesContext(connection) as captured:
                     start = time.perf_counter()
-                    consumer._changes()
+                    socket_changes(**viewer)
                     timings["socket update"].append(time.perf_counter() - start)
                 queries["socket update"].append(len(captured))
             connection.close()

@@ -50,6 +50,13 @@ class SocketStream:
         client)."""
         return self.seat is None and self.delay_s > 0
 
+    @property
+    def on_clock(self) -> bool:
+        """Whether the stream moves with the delayed stream's clock, never with a move's
+        notification: a delayed spectator's, or a delayed stream still shown (the delay was
+        lifted or the spectator sat down: the next read replaces it with the live stream)."""
+        return self.is_delayed or self.shown_delayed
+
     def table(self, table: Message) -> list[Message]:
         """``table`` to send, unless it is the one sent last."""
         if table == self.table_sent:
@@ -93,7 +100,7 @@ class SocketStream:
     def is_live_and_behind(self, round_id: int, last_seq: int) -> bool:
         """:meth:`is_behind`, for a live stream the client has asked for (a delayed stream is
         behind on purpose: it moves with its own clock)."""
-        if not self.greeted or self.is_delayed or self.shown_delayed:
+        if not self.greeted or self.on_clock:
             return False
         return self.is_behind(round_id, last_seq)
 

@@ -125,3 +125,12 @@ def test_the_stream_watcher_sees_only_a_live_stream_the_client_asked_for():
     assert not stream.is_live_and_behind(3, 6)
     spectator = SocketStream(delay_s=60, greeted=True)
     assert not spectator.is_live_and_behind(3, 6)
+
+
+def test_a_delayed_stream_moves_with_its_clock_until_the_live_one_replaces_it():
+    assert not SocketStream().on_clock
+    assert SocketStream(delay_s=60).on_clock  # a delayed spectator
+    assert not SocketStream(delay_s=60, seat=1).on_clock  # a seat never
+    # The delay lifted (or the spectator sat down): the delayed stream shown still moves with
+    # the clock until a database read replaces it with the live one.
+    assert SocketStream(shown_delayed=True).on_clock

@@ -1,15 +1,16 @@
 """The live stream equals the database: at every step of whole rounds, what each socket built
 from the room's notifications alone is what a fresh read of the database gives its viewer.
 
-Four seats and a spectator each hold a :class:`TableConsumer` fed only the notifications the
-services committed (through JSON, as the channel layer carries them), by the consumer's own
-``_from_notification``. After every move (and every ready that deals a round), for each viewer:
+Four seats and a spectator each hold a socket's :class:`SocketStream` fed only the
+notifications the services committed (through JSON, as the channel layer carries them), by the
+consumer's own :func:`~tables.socket_notification.from_notification`. After every move (and
+every ready that deals a round), for each viewer:
 
 * the events the notification gave it are exactly the events a socket reconnecting at the
-  same point gets from the database (``_hello`` with the last seq the client holds), each
+  same point gets from the database (``socket_hello`` with the last seq the client holds), each
   chained to the same ``prev_seq``, and the stream's cursor lands where the database is;
 * the decision it holds is the database's decision for that viewer now;
-* a fresh connection (``_hello`` with no position) gets the table it holds, and a snapshot
+* a fresh connection (``socket_hello`` with no position) gets the table it holds, and a snapshot
   whose decision is the one it holds and whose recent events end its own event log;
 * a new round's snapshot from the notification is the database's snapshot of it.
 
@@ -26,8 +27,9 @@ import pytest
 
 from accounts.models import Membership
 from tables import bots, gameplay, notify, rooms, selectors
-from tables.consumers import TableConsumer
 from tables.models import Round
+from tables.socket_notification import from_notification
+from tables.socket_services import socket_admit, socket_hello, socket_table
 from tables.socket_stream import SocketStream
 from tests.tables.helpers import act, fresh, room_set_variant, state_of
 
@@ -41,14 +43,28 @@ def _wire(value: Any) -> Any:
     return json.loads(json.dumps(value, ensure_ascii=False))
 
 
-def _socket(room_id: int, user: Any) -> TableConsumer:
-    """A consumer as :meth:`TableConsumer.connect` leaves it, without a transport."""
-    sock = TableConsumer()
-    sock.user, sock.room_id = user, room_id
-    sock.stream = SocketStream()
-    sock.closed = False
-    assert sock._admit() is None
-    return sock
+class Socket:
+    """A socket's stream as :meth:`TableConsumer.connect` leaves it, without a transport; the
+    consumer's services and notification reading, called as the consumer calls them."""
+
+    def __init__(self, room_id: int, user: Any) -> None:
+        self.room_id, self.user, self.stream = room_id, user, SocketStream()
+        assert socket_admit(room_id=room_id, user=user, stream=self.stream) is None
+
+    def table(self) -> list[Message]:
+        return socket_table(room_id=self.room_id, user=self.user, stream=self.stream)
+
+    def hello(self, round_id: int | None, last_seq: int | None) -> list[Message]:
+        return socket_hello(
+            room_id=self.room_id,
+            user=self.user,
+            stream=self.stream,
+            round_id=round_id,
+            last_seq=last_seq,
+        )
+
+    def notified(self, message: Any) -> list[Message] | None:
+        return from_notification(self.stream, message, user_id=self.user.pk)
 
 
 class Viewer:
@@ -56,14 +72,14 @@ class Viewer:
 
     def __init__(self, room_id: int, user: Any, seat: int | None) -> None:
         self.room_id, self.user, self.seat = room_id, user, seat
-        self.sock = _socket(room_id, user)
+        self.sock = Socket(room_id, user)
         self.table: Message | None = None
         self.decision: Message | None = None
         self.round_id: int | None = None
         self.last_seq: int | None = None  # the last event seq the page holds (its ``hello``)
         self.log: list[list[Any]] = []  # [seq, event] of the round shown, as the page holds it
-        self.receive(_wire(self.sock._table_if_changed()))
-        self.receive(_wire(self.sock._hello(None, None)))
+        self.receive(_wire(self.sock.table()))
+        self.receive(_wire(self.sock.hello(None, None)))
 
     def receive(self, messages: list[Message]) -> list[Message]:
         for message in messages:
@@ -101,7 +117,7 @@ def _notified(viewers: list[Viewer], sent: list[tuple[str, Message]], room_id: i
         message = _wire(message)  # every socket gets its own copy, through the channel layer
         for viewer in viewers:
             before = (viewer.round_id, viewer.last_seq, viewer.sock.stream.cursor)
-            messages = viewer.sock._from_notification(_wire(message))
+            messages = viewer.sock.notified(_wire(message))
             assert messages is not None, f"seat {viewer.seat}: a notification in order resyncs"
             viewer.receive(_wire(messages))
             _same_as_database(viewer, before, messages)
@@ -112,9 +128,9 @@ def _same_as_database(viewer: Viewer, before: tuple[Any, Any, int], live: list[M
     who = f"seat {viewer.seat}"
     rnd = selectors.current_round(viewer.room_id)
     # A page reconnecting where this one stood gets the same events, then the same decision.
-    again = _socket(viewer.room_id, viewer.user)
+    again = Socket(viewer.room_id, viewer.user)
     again.stream.table_sent = viewer.table
-    caught_up = _wire(again._hello(round_id, last_seq))
+    caught_up = _wire(again.hello(round_id, last_seq))
     if rnd is None:
         assert caught_up == [], who
         assert [m for m in live if m["type"] != "table"] == [], who
@@ -139,8 +155,8 @@ def _same_as_database(viewer: Viewer, before: tuple[Any, Any, int], live: list[M
         ), f"{who}: the cursor (was {cursor})"
         assert viewer.sock.stream.last_visible == viewer.last_seq == again.stream.last_visible
     # A fresh page gets the table and the round the live one holds.
-    new = _socket(viewer.room_id, viewer.user)
-    opened = _wire(new._table_if_changed() + new._hello(None, None))
+    new = Socket(viewer.room_id, viewer.user)
+    opened = _wire(new.table() + new.hello(None, None))
     assert [m["type"] for m in opened] == ["table", "snapshot"], who
     table, snapshot = opened
     assert viewer.table == table, f"{who}: the table"

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 @sync_to_async
 def commit_and_die(rnd: Round) -> tuple[Round, list[notify.Notification]]:
     """The mover's process: it commits the move, then is killed before its notification leaves
-    (what it collected after the commit is never sent, as in ``TableConsumer._db``)."""
+    (what it collected after the commit is never sent, as in ``socket_services.service_run``)."""
     state = state_of(rnd)
     seat = gameplay.deciders(state)[0]
     with notify.notifications_collected() as lost:
