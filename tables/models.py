@@ -28,7 +28,7 @@ Variant: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-ove
 named in the page's language (``Variant.values``, ``Variant.choices``, ``Variant(key).label``)."""
 
 
-def variant_choices() -> list[tuple[str, str]]:
+def variant_choices() -> list[tuple[str, Any]]:
     """The model fields' choices, read from the registry when asked: a new variant needs no
     migration (Django stores a reference to this function, not the list)."""
     return [(key, lazy(variant.name.name)) for key, variant in VARIANTS.items()]
