@@ -466,12 +466,14 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type:
         parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH, enum=[0, 1, 2, 3])],
         responses={200: ReviewSerializer, **ERRORS},
     )
-    @action(detail=True, methods=["get"], url_path=r"review/(?P<seat>[0-3])")
+    @action(detail=True, methods=["get"], url_path=r"review/(?P<seat>[^/]+)")
     def review(self, request: Request, pk: str | None = None, seat: str = "0") -> Response:
         """牌谱分析 of one seat: each of its decisions with the hard bot's choice, the candidate
         discards' shanten and effective tiles, and the marks (ended rounds only; for the
         round's players and whoever may see its replay). Computed on first request if the task
         after the settlement has not stored it yet."""
+        if seat not in ("0", "1", "2", "3"):  # any segment reaches here: a JSON 404, not HTML
+            return refusal("a seat is 0, 1, 2 or 3", "not_found", status.HTTP_404_NOT_FOUND)
         rnd = self._ended()
         if isinstance(rnd, Response):
             return rnd

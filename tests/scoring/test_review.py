@@ -105,7 +105,10 @@ def test_players_and_club_members_read_it_strangers_do_not(
     assert _api(players[0]).get(url).status_code == 200  # another seat's player, a member
     assert _api(make_user("outsider")).get(url).status_code == 404
     assert APIClient().get(url).status_code in (401, 403)
-    assert _api(players[1]).get(f"/api/rounds/{ended.pk}/review/4/").status_code == 404
+    for seat in ("4", "-1", "x", "00"):  # a JSON 404, like a malformed round id
+        answer = _api(players[1]).get(f"/api/rounds/{ended.pk}/review/{seat}/")
+        assert answer.status_code == 404
+        assert answer.json()["code"] == "not_found"
 
 
 def test_a_player_who_left_the_club_still_reads_the_review_of_their_round(
