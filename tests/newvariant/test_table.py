@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from rules.settlement import line_nets
 from scoring.models import LedgerEntry
 from scoring.services import settle_round
 from tables import bots, gameplay, rooms, selectors
 from tables.models import Round
 from tests.newvariant import KEY, registered
+from tests.rules.engine_helpers import line_nets
 from tests.tables.helpers import act, fresh, state_of, table_opened
 
 pytestmark = pytest.mark.django_db
