@@ -23,6 +23,29 @@ _serial = count(1)
 
 
 @pytest.fixture(autouse=True)
+def _no_presence_left_over() -> None:
+    """Each test starts with no table presence in Redis. Presence is keyed by room and user id
+    (under this process's key prefix), and on SQLite a rolled-back test gives the next test's
+    room and players the same ids: a socket an earlier test left open would make the next
+    test's table look open (a match nobody has open was dealt again, once in CI). Only where
+    presence has been used in this process, so that the engine's tests never touch Redis."""
+    presence = sys.modules.get("tables.presence")
+    if presence is None:
+        return
+    import redis
+
+    from config.redis_client import redis_client, redis_key
+
+    try:
+        client = redis_client()
+        stale = list(client.scan_iter(match=redis_key("presence", "*"), count=500))
+        if stale:
+            client.delete(*stale)
+    except redis.RedisError:  # tests that stop Redis on purpose: nothing to clear then
+        pass
+
+
+@pytest.fixture(autouse=True)
 def _fresh_state_cache() -> None:
     """Each test starts with an empty per-process state cache. The cache is keyed by round id
     and version, which never repeat in production (ids are not reused), but a test's rollback
