@@ -21,9 +21,10 @@ there so the leaderboards read one indexed table instead of joining four.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Self
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext
@@ -282,13 +283,21 @@ class FailureBackoff(models.Model):
     def __str__(self) -> str:
         return f"round {getattr(self, 'round_id', '?')}: {self.attempts} failures"
 
-    def count_failure(self, error: BaseException, moment: datetime) -> None:
-        """One more failure at ``moment``: the next try waits 1, 2, 4 … minutes (≤ a day)."""
-        self.attempts += 1
-        wait = min(self.RETRY_FIRST_S * 2 ** (self.attempts - 1), self.RETRY_MAX_S)
-        self.failed_at = moment
-        self.next_attempt_at = moment + timedelta(seconds=wait)
-        self.last_error = f"{type(error).__name__}: {error}"[:2000]
+    @classmethod
+    def record(cls, *, round_id: int, error: BaseException, moment: datetime) -> Self:
+        """Count one more failure of ``round_id`` at ``moment`` (its row created on the first,
+        locked while counted): the next try waits 1, 2, 4 … minutes (≤ a day)."""
+        with transaction.atomic():
+            failure, _created = cls._default_manager.select_for_update().get_or_create(
+                round_id=round_id, defaults={"failed_at": moment, "next_attempt_at": moment}
+            )
+            failure.attempts += 1
+            wait = min(cls.RETRY_FIRST_S * 2 ** (failure.attempts - 1), cls.RETRY_MAX_S)
+            failure.failed_at = moment
+            failure.next_attempt_at = moment + timedelta(seconds=wait)
+            failure.last_error = f"{type(error).__name__}: {error}"[:2000]
+            failure.save()
+        return failure
 
 
 class SettlementFailure(FailureBackoff):

@@ -100,15 +100,8 @@ def review_failure_record(
     *, round_id: int, error: BaseException, now: datetime | None = None
 ) -> ReviewFailure:
     """Count a failed review of ``round_id``: the sweep leaves it alone for 1, 2, 4 … minutes
-    (≤ a day, :meth:`scoring.models.FailureBackoff.count_failure`)."""
-    moment = now or timezone.now()
-    with transaction.atomic():
-        failure, _ = ReviewFailure.objects.select_for_update().get_or_create(
-            round_id=round_id, defaults={"failed_at": moment, "next_attempt_at": moment}
-        )
-        failure.count_failure(error, moment)
-        failure.save()
-    return failure
+    (≤ a day, :meth:`scoring.models.FailureBackoff.record`)."""
+    return ReviewFailure.record(round_id=round_id, error=error, moment=now or timezone.now())
 
 
 def _store(rnd: Round, seat: int, version: int, data: dict[str, Any]) -> RoundReview:

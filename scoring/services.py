@@ -534,12 +534,7 @@ def settlement_failure_record(
     moment = now or timezone.now()
     if not Round.objects.filter(pk=round_id).exists():
         return None
-    failure, _created = SettlementFailure.objects.get_or_create(
-        round_id=round_id, defaults={"failed_at": moment, "next_attempt_at": moment}
-    )
-    failure.count_failure(error, moment)
-    failure.save()
-    return failure
+    return SettlementFailure.record(round_id=round_id, error=error, moment=moment)
 
 
 def sweep_unsettled(*, now: datetime | None = None, grace_s: float = 30.0) -> list[int]:
