@@ -31,6 +31,13 @@ class TooDeep(json.JSONDecodeError):
     whoever answers bad JSON answers it the same way."""
 
 
+class BadValue(json.JSONDecodeError):
+    """A value the decoder could not convert: an integer longer than Python's
+    ``sys.get_int_max_str_digits()`` (4,300 digits), or whatever a caller's ``parse_float`` /
+    ``parse_constant`` refused. The decoder raises a bare :class:`ValueError` for these, which
+    the judge did not answer as bad JSON (a traceback instead of an error line)."""
+
+
 def nesting_depth(text: str, *, limit: int = MAX_DEPTH) -> tuple[int, int]:
     """``(depth, position)``: the deepest nesting of ``[`` and ``{`` outside strings, and where
     it first went past ``limit`` (or -1). Stops at the first bracket past ``limit``; closing
@@ -59,6 +66,12 @@ def check_depth(text: str, *, limit: int = MAX_DEPTH) -> None:
 
 def loads(text: str, *, limit: int = MAX_DEPTH, **options: Any) -> Any:
     """:func:`json.loads` for input from outside: :class:`TooDeep` (a JSONDecodeError) when it
-    nests deeper than ``limit``; ``options`` go to :func:`json.loads` (``parse_constant`` …)."""
+    nests deeper than ``limit``, :class:`BadValue` (one too) for a value that cannot be
+    converted; ``options`` go to :func:`json.loads` (``parse_constant`` …)."""
     check_depth(text, limit=limit)
-    return json.loads(text, **options)
+    try:
+        return json.loads(text, **options)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:
+        raise BadValue(str(exc), text, 0) from exc

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.json_input import MAX_DEPTH, TooDeep, loads, nesting_depth
+from rules.json_input import MAX_DEPTH, BadValue, TooDeep, loads, nesting_depth
 
 
 def nested(depth: int) -> str:
@@ -66,3 +68,33 @@ def test_a_value_is_refused_exactly_when_it_nests_past_the_limit(value, limit):
             loads(text, limit=limit)
     else:
         assert loads(text, limit=limit) == value
+
+
+def test_an_integer_too_long_to_convert_is_a_json_decode_error():
+    with pytest.raises(json.JSONDecodeError, match="4300 digits") as caught:
+        loads("[" + "9" * 5000 + "]")
+    assert isinstance(caught.value, BadValue)
+
+
+def test_a_callers_refusal_is_a_json_decode_error_with_its_message():
+    def no_floats(text: str) -> float:
+        raise ValueError(f"{text} refused")
+
+    with pytest.raises(json.JSONDecodeError, match=r"1\.5 refused"):
+        loads("[1.5]", parse_float=no_floats)
+
+
+def test_the_judge_answers_a_huge_number_with_an_error_line():
+    lines = '{"id": 1, "x": ' + "9" * 5000 + '}\n{"id": 2}\n'
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "judge"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 2
+    assert answers[0]["id"] is None
+    assert "4300 digits" in answers[0]["error"]
+    assert answers[1]["id"] == 2
