@@ -15,10 +15,9 @@ import random
 from typing import Any
 
 from rules import bots as rules_bots
-from rules.bots.policy import _usefulness
 from rules.views import seat_view
 
-__all__ = ["LEVEL_LABELS", "_usefulness", "bot_rng", "choose_action", "level_label"]
+__all__ = ["LEVEL_LABELS", "bot_rng", "choose_action", "level_label"]
 
 LEVEL_LABELS: dict[str, str] = {"easy": "简单", "normal": "普通", "hard": "困难"}
 """The levels' Chinese names (the web layer translates them with gettext)."""

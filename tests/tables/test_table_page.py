@@ -46,8 +46,9 @@ __all__ = ["live_url"]
 def _quiet_move(state: Any, seat: int) -> Any:
     """A steady player who never declares ting: wins when it can, passes on claims, else throws
     the tile that helps least (the bots' choice among the non-ting discards)."""
+    from rules.bots import policy
     from rules.engine import actions
-    from tables import bots, gameplay
+    from tables import gameplay
 
     legal = gameplay.legal_actions(state, seat)
     for action in legal:
@@ -55,7 +56,7 @@ def _quiet_move(state: Any, seat: int) -> Any:
             return action
     discards = [a for a in legal if isinstance(a, actions.Discard) and not a.ting]
     counts = state.seats[seat].counts()
-    return min(discards, key=lambda a: (bots._usefulness(a.tile, counts), -a.tile))
+    return min(discards, key=lambda a: (policy._usefulness(a.tile, counts), -a.tile))
 
 
 def _lisi_ting_only_standing(state: Any, seat: int) -> list[str]:
