@@ -14,7 +14,10 @@ costs, and 成麻's void suit chosen by what is left of the hand.
   Where everyone pays (Changchun, Harbin, Siping)
   a deal-in costs the discarder one share more than the others, the same as the winner's
   self-draw would have cost it, and in Taiwan, where the measured fold lost points (a ting
-  declared by every ready hand is a weak threat on one tile), ``hard`` plays on and only takes
+  declared by every ready hand is a weak threat on one tile), ``hard`` plays on: there a ting
+  locks the hand (:attr:`~rules.variant.BotFacts.ting_locks`), so the tiles let go since a ting
+  are safe against it, and ``hard`` throws the safest of the discards that keep the best shanten
+  and :data:`LOCKED_KEEP` of its effective tiles (:meth:`HardPlayer._defend_locked`); elsewhere
   the safest of its equally good discards.
 * **定缺** (:func:`void_cost`): the suit held least, and between suits held as often the one whose
   loss leaves the hand the closest to a win (shanten of the other two suits, then their
