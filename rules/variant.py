@@ -79,6 +79,12 @@ class BotFacts:
     """A hand never opened scores an item worth keeping it closed for (台湾 门清): ``hard`` claims
     only what brings its hand a tile closer. Not 长春's 立胡: there being ready early, to see
     the treasure, is worth more (measured in ``bench/results/bots.md``)."""
+    ting_locks: bool = False
+    """A declared ting locks the hand, and a tile let go after it cannot win for that seat
+    (台湾十六张): the bots read which tiles passed a ready seat since its ting
+    (:attr:`rules.bots.view.Opponent.passed`) and ``hard`` takes them as safe against it: facing
+    a ready seat it throws the safest of its nearly-as-good discards
+    (:meth:`rules.bots.hard.HardPlayer._defend_locked`), never folding."""
     treasure_wild: bool = False
     """A declared ready hand may win on the treasure (长春 摸宝 / 对宝, +2 fan and a self-draw):
     ``hard`` counts it as one more winning copy worth several times its best wait

@@ -178,12 +178,14 @@ def discard_values(
 
 def threats(bv: BotView) -> list[int]:
     """Opponents (indexes into ``bv.opponents``) who are ready or obviously close: a declared
-    ting, or three melds or more (four tiles or fewer in hand)."""
+    ting, or melds enough to hold four tiles or fewer in hand (three of a 13-tile hand, four of
+    Taiwan's 16)."""
+    melds = (get_variant(bv.variant).rules.hand_size - 4) // 3
     out: list[int] = []
     for i, opp in enumerate(bv.opponents):
         if opp.out:
             continue
-        if opp.ting or opp.melds >= 3:
+        if opp.ting or opp.melds >= melds:
             out.append(i)
     return out
 
@@ -208,12 +210,16 @@ def danger(bv: BotView, tile: Tile, against: Sequence[int]) -> float:
     usual reasoning: a tile the opponent discarded cannot win for them here (现物, and in these
     variants a player who passed a tile may still win on it later, so it is only nearly safe);
     a suited tile three away from one they discarded is less likely a two-sided wait (筋); an
-    honour with few copies unseen can only be a pair wait; terminals are safer than middles."""
+    honour with few copies unseen can only be a pair wait; terminals are safer than middles.
+    Where a ting locks the hand, a kind let go by a ready seat since its ting is safe against it
+    (:attr:`~rules.bots.view.Opponent.passed`, filled only there)."""
     total = 0.0
     for i in against:
         opp = bv.opponents[i]
         if opp.void is not None and tile < HONOR and tile // 9 == opp.void:
             continue  # 成麻: nobody wins holding a tile of their void suit
+        if opp.ting and tile in opp.passed:
+            continue  # 台湾: its locked hand let this kind go by since its ting
         if tile in opp.discards:
             total += 0.2
             continue

@@ -14,7 +14,10 @@ costs, and 成麻's void suit chosen by what is left of the hand.
   Where everyone pays (Changchun, Harbin, Siping)
   a deal-in costs the discarder one share more than the others, the same as the winner's
   self-draw would have cost it, and in Taiwan, where the measured fold lost points (a ting
-  declared by every ready hand is a weak threat on one tile), ``hard`` plays on and only takes
+  declared by every ready hand is a weak threat on one tile), ``hard`` plays on: there a ting
+  locks the hand (:attr:`~rules.variant.BotFacts.ting_locks`), so the tiles let go since a ting
+  are safe against it, and ``hard`` throws the safest of the discards that keep the best shanten
+  and :data:`LOCKED_KEEP` of its effective tiles (:meth:`HardPlayer._defend_locked`); elsewhere
   the safest of its equally good discards.
 * **定缺** (:func:`void_cost`): the suit held least, and between suits held as often the one whose
   loss leaves the hand the closest to a win (shanten of the other two suits, then their
@@ -167,6 +170,8 @@ class HardPlayer(Player):
             return ranked[0]
         if defends(self.bv):
             return self._defend(ranked, values, against)
+        if self.bv.facts.ting_locks:
+            return self._defend_locked(ranked, values, against)
         return self._safest_of_equals(ranked, values, against)
 
     def _safest_of_equals(
@@ -181,6 +186,24 @@ class HardPlayer(Player):
         equal = [t for t in ranked if values[t].key() == values[first].key()]
         position = {t: i for i, t in enumerate(ranked)}
         return min(equal, key=lambda t: (danger(self.bv, t, against), position[t]))
+
+    def _defend_locked(
+        self, ranked: list[Tile], values: dict[Tile, HandValue], against: list[int]
+    ) -> Tile:
+        """Where a ting locks the hand (台湾), against a ready seat: a ready hand keeps its
+        chosen wait; otherwise the safest (:func:`~rules.bots.evaluate.danger`, where a kind the
+        locked hands let go by is safe) of the discards that keep the best shanten and
+        :data:`LOCKED_KEEP` of its effective tiles. It never folds (folding from two tiles away
+        measured worse: a win is worth about 6.5 points there, a deal-in 3.7)."""
+        best = values[ranked[0]]
+        if best.shanten == 0:
+            return ranked[0]
+        floor = best.effective * LOCKED_KEEP
+        keep = [
+            t for t in ranked if values[t].shanten == best.shanten and values[t].effective >= floor
+        ]
+        position = {t: i for i, t in enumerate(ranked)}
+        return min(keep, key=lambda t: (danger(self.bv, t, against), position[t]))
 
     def _defend(
         self, ranked: list[Tile], values: dict[Tile, HandValue], against: list[int]
@@ -199,6 +222,12 @@ class HardPlayer(Player):
             t for t in ranked if values[t].shanten == best.shanten and values[t].effective >= floor
         ]
         return min(keep, key=lambda t: (risk[t], position[t]))
+
+
+LOCKED_KEEP = 0.8
+"""Where a ting locks the hand (:attr:`~rules.variant.BotFacts.ting_locks`), playing on against
+a ready seat: the share of the best discard's effective tiles a safer
+discard of the same shanten must keep."""
 
 
 def hard(bv: BotView, rng: random.Random) -> Action:

@@ -10,7 +10,7 @@ rules it plays) and are passed beside the view.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,10 @@ class Opponent:
     """Out of the hand (成麻 血战到底: a seat that has won plays no more)."""
     void: int | None = None
     """Its void suit (成麻 定缺: 0 m, 1 p, 2 s) once shown; it can never win on such a tile."""
+    passed: frozenset[Tile] = frozenset()
+    """Where a declared ting locks the hand (:attr:`~rules.variant.BotFacts.ting_locks`): the
+    kinds discarded by anyone after this seat's ting discard, which its locked hand let go by
+    (a win is always claimed first), so none of them wins for it. Empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,8 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
     hand.sort()
     for t in hand:
         seen[t] += 1
+    facts = get_variant(str(view["variant"])).bots
+    passed = passed_after_ting(seats, int(view["dealer"])) if facts.ting_locks else {}
     opponents: list[Opponent] = []
     my_melds: tuple[Meld, ...] = ()
     my_discards: tuple[Tile, ...] = ()
@@ -123,6 +129,7 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
                 concealed_count=int(seat["concealed_count"]),
                 out=bool(seat.get("out", False)),
                 void=_suit_index(seat.get("que")),
+                passed=passed.get(index, frozenset()),
             )
         )
     treasure_data = view.get("treasure")
@@ -148,7 +155,7 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
     variant = str(view["variant"])
     return BotView(
         variant=variant,
-        facts=get_variant(variant).bots,
+        facts=facts,
         seat=me,
         dealer=int(view["dealer"]),
         round_wind=round_wind,
@@ -168,6 +175,79 @@ def read_view(view: Mapping[str, Any], options: Mapping[str, Any]) -> BotView:
         options=options,
         my_discards=my_discards,
     )
+
+
+def discard_order(seats: Sequence[Mapping[str, Any]], dealer: int) -> list[tuple[int, int]]:
+    """Every discard of the round so far as (seat, index in its row), in the order they were
+    made, rebuilt from the public rows: the dealer discards first; after a discard that nobody
+    claimed the next seat discards, after a claimed one the claimant (a seat whose next meld
+    taken from another seat names the discarder and holds the tile; where two could be, each is
+    tried). Empty when the rows do not replay."""
+    rows = [seat["discards"] for seat in seats]
+    taken = [
+        [
+            (int(m["from"]), m.get("tiles", ()))
+            for m in seat["melds"]
+            if m.get("from") is not None and m.get("from") != s
+        ]
+        for s, seat in enumerate(seats)
+    ]
+    total = sum(len(r) for r in rows)
+    order: list[tuple[int, int]] = []
+
+    def replay(current: int, at: list[int], took: list[int]) -> bool:
+        while len(order) < total:
+            if at[current] >= len(rows[current]):
+                return False
+            record = rows[current][at[current]]
+            order.append((current, at[current]))
+            at[current] += 1
+            if not record.get("claimed"):
+                current = (current + 1) % 4
+                continue
+            claimants = [
+                k
+                for k in ((current + step) % 4 for step in (1, 2, 3))
+                if took[k] < len(taken[k])
+                and taken[k][took[k]][0] == current
+                and record.get("tile") in taken[k][took[k]][1]
+            ]
+            if not claimants:
+                return False  # claimed by a win (the round is over) or rows that do not replay
+            for k in claimants[1:]:
+                mark = len(order)
+                branch = took[:]
+                branch[k] += 1
+                if replay(k, at[:], branch):
+                    return True
+                del order[mark:]
+            took[claimants[0]] += 1
+            current = claimants[0]
+        return True
+
+    return order if replay(dealer, [0, 0, 0, 0], [0, 0, 0, 0]) else []
+
+
+def passed_after_ting(
+    seats: Sequence[Mapping[str, Any]], dealer: int
+) -> dict[int, frozenset[Tile]]:
+    """Per seat that declared ting, the kinds discarded after its ting discard
+    (:func:`discard_order`; where the order cannot be rebuilt, its own later discards only:
+    tiles its locked hand drew and let go)."""
+    order = discard_order(seats, dealer)
+    out: dict[int, frozenset[Tile]] = {}
+    for s, seat in enumerate(seats):
+        row = seat["discards"]
+        mark = next((i for i, d in enumerate(row) if d.get("ting")), None)
+        if mark is None:
+            continue
+        if order:
+            position = order.index((s, mark))
+            later = [seats[k]["discards"][i] for k, i in order[position + 1 :]]
+        else:
+            later = row[mark + 1 :]
+        out[s] = frozenset(TILE_OF[d["tile"]] for d in later if "tile" in d)
+    return out
 
 
 def action_of(data: Mapping[str, Any]) -> Action:

@@ -18,7 +18,7 @@ from rules.bots.hard import (
 )
 from rules.bots.policy import normal
 from rules.bots.value import ready_value, win_chance, win_gain
-from rules.bots.view import BotView, read_view
+from rules.bots.view import BotView, discard_order, passed_after_ting, read_view
 from rules.engine import new_round
 from rules.engine.actions import ChooseVoid, Chow, Discard, ExchangeThree
 from rules.registry import VARIANTS
@@ -218,3 +218,49 @@ def test_claims_where_a_closed_hand_scores_only_bring_the_hand_closer() -> None:
         made = player._worth_claiming(chow, now, wider, best_key=now.key(), must_open=False)
         assert made is not closed_scores
         assert VARIANTS[variant].bots.closed_scores is closed_scores
+
+
+# --- 台湾: a declared ting locks the hand --------------------------------------------------------
+
+
+def _row(*tiles: str, claimed: tuple[int, ...] = (), ting: int | None = None) -> list[dict]:
+    return [{"tile": t, "claimed": i in claimed, "ting": i == ting} for i, t in enumerate(tiles)]
+
+
+def test_the_discard_order_is_rebuilt_from_the_rows_and_the_claims() -> None:
+    """Dealer 0: 1m; 1's 7s ponged by 3 (not by 2, whose 789s chow takes 1's later 7s), 3
+    declares ting on 2z; 9p, 1's 7s chowed by 2, 5p, 3m, 6m. Everything after 3's ting passed
+    its locked hand; the rows alone (3's own later discards) would say only 3m."""
+    seats = [
+        {"discards": _row("1m", "9p", "6m"), "melds": []},
+        {"discards": _row("7s", "7s", claimed=(0, 1)), "melds": []},
+        {
+            "discards": _row("5p"),
+            "melds": [{"type": "chow", "tiles": ["7s", "8s", "9s"], "from": 1}],
+        },
+        {
+            "discards": _row("2z", "3m", ting=0),
+            "melds": [{"type": "pong", "tiles": ["7s", "7s", "7s"], "from": 1}],
+        },
+    ]
+    assert discard_order(seats, 0) == [
+        (0, 0), (1, 0), (3, 0), (0, 1), (1, 1), (2, 0), (3, 1), (0, 2)
+    ]  # fmt: skip
+    assert passed_after_ting(seats, 0) == {3: frozenset(parse_tiles("9p7s5p3m6m"))}
+    assert discard_order(seats, 1) == []  # dealer 1 cannot have thrown these rows
+
+
+def test_taiwan_plays_on_with_a_tile_the_locked_hand_let_go() -> None:
+    """台湾十六张: one tile from ready (1s, 5s and 2z equally good) against a declared ting that
+    has let 5s go by since: ``hard`` throws 5s (safe: a locked hand always wins when it can);
+    without that knowledge the terminal 1s (the safest guess), ``normal`` the lone wind."""
+    bv = _view("taiwan16", "123m456m789m234p57p1s5s2z")
+    assert bv.facts.ting_locks
+    assert not defends(bv)
+    blind = replace(bv.opponents[0], ting=True)
+    assert _discarded(replace(bv, opponents=(blind, *bv.opponents[1:])), "hard") == "1s"
+    seen = replace(blind, passed=frozenset(parse_tiles("5s")))
+    threat = replace(bv, opponents=(seen, *bv.opponents[1:]))
+    assert _discarded(threat, "hard") == "5s"
+    assert _discarded(threat, "normal") == "2z"
+    assert not any(VARIANTS[v].bots.ting_locks for v in VARIANTS if v != "taiwan16")

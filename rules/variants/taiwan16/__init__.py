@@ -33,5 +33,9 @@ VARIANT = Variant(
     options=OPTIONS,
     fan=FAN,
     reasons=REASONS,
-    bots=BotFacts(discarder_pays_all=True, closed_scores=True),  # 門清 scores
+    bots=BotFacts(
+        discarder_pays_all=True,
+        closed_scores=True,  # 門清 scores
+        ting_locks=True,  # a declared ting locks the hand (*Play*)
+    ),
 )
