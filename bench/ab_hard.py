@@ -25,12 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.arena import interval, play_deal, rotations, wins_of
+from rules.arena import deal_seeds, interval, play_deal, rotations, wins_of
 from rules.bots import POLICIES
 from rules.bots.hard import hard
 from rules.bots.view import BotView
 from rules.registry import get_variant
-from rules.wall import Drbg, seed_from_text
 
 
 def old_hard(off: tuple[str, ...]):  # type: ignore[no-untyped-def]
@@ -62,8 +61,7 @@ def main() -> int:
     }
     start = time.perf_counter()
     for deal in range(args.rounds):
-        wall_seed = seed_from_text(f"{args.seed}/arena/{variant.key}/{deal}")
-        dealer = Drbg(seed_from_text(f"{args.seed}/arena/{deal}/dealer")).randbelow(4)
+        wall_seed, dealer = deal_seeds(args.seed, variant, deal)
         for side, (a, b) in sides.items():
             points = {a: 0, b: 0}
             plays = {a: 0, b: 0}

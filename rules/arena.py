@@ -114,6 +114,14 @@ def rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
     return seen
 
 
+def deal_seeds(seed: str, variant: Variant, deal: int) -> tuple[bytes, int]:
+    """The wall seed and the dealer of duplicate deal ``deal``: the same for every lineup, so
+    that whoever replays an arena's deals (``bench/ab_hard.py``) plays the very same walls."""
+    wall_seed = seed_from_text(f"{seed}/arena/{variant.key}/{deal}")
+    dealer = Drbg(seed_from_text(f"{seed}/arena/{deal}/dealer")).randbelow(4)
+    return wall_seed, dealer
+
+
 def play_deal(
     variant: Variant,
     *,
@@ -165,8 +173,7 @@ def run_arena(
     seatings = rotations(lineup)
     margins: list[float] = []
     for deal in range(deals):
-        wall_seed = seed_from_text(f"{seed}/arena/{variant.key}/{deal}")
-        dealer = Drbg(seed_from_text(f"{seed}/arena/{deal}/dealer")).randbelow(4)
+        wall_seed, dealer = deal_seeds(seed, variant, deal)
         points = dict.fromkeys(names, 0)
         plays = dict.fromkeys(names, 0)
         for r, seating in enumerate(seatings):
