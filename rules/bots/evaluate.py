@@ -199,12 +199,6 @@ def discarder_pays_all(bv: BotView) -> bool:
     )
 
 
-def fold_from(bv: BotView) -> int:
-    """The shanten from which a hand folds against a ready opponent: dealing in costs the
-    discarder everything where it pays alone, one share more where all pay."""
-    return 2 if discarder_pays_all(bv) else 3
-
-
 def danger(bv: BotView, tile: Tile, against: Sequence[int]) -> float:
     """How likely ``tile`` is to deal in to the ``against`` opponents (0 safe … ~10), by the
     usual reasoning: a tile the opponent discarded cannot win for them here (现物, and in these
