@@ -22,7 +22,7 @@ from rules import json_input
 ANY_ID = "[^/]+"
 """Router lookup pattern: any path segment reaches the view, which answers 404 in JSON."""
 
-DEFAULT_RATES = {"user": "600/min", "anon": "60/min", "auth": "10/min"}
+DEFAULT_RATES = {"user": "600/min", "anon": "60/min", "auth": "10/min", "hint": "30/min"}
 
 
 class JSONParser(parsers.JSONParser):
@@ -67,6 +67,16 @@ class ApiAuthThrottle(AnonRateThrottle):
     """Token requests per client address: password guessing is slow (django-axes locks too)."""
 
     scope = "auth"
+
+    def get_rate(self) -> str:
+        return _rate(self.scope)
+
+
+class ApiHintThrottle(UserRateThrottle):
+    """机器人提示 per player: each asks the hard bot and the review's analysis (milliseconds of
+    CPU), so a practice hint is a button, not a feed."""
+
+    scope = "hint"
 
     def get_rate(self) -> str:
         return _rate(self.scope)

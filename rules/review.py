@@ -525,6 +525,47 @@ def _after(events: Sequence[Sequence[Event]], start: int) -> Iterator[Event]:
         yield from step
 
 
+def _analyse(
+    entry: dict[str, Any], state: RoundState, seat: int, legal: Sequence[Action]
+) -> list[Candidate]:
+    """Add what the page shows of a decision to ``entry``: in a claim window the discard and each
+    answer's hand (:func:`claim_options`); on a turn that discards, every candidate and the best
+    (returned, for the marks)."""
+    phase = state.phase
+    if isinstance(phase, ClaimPhase):
+        entry["tile"] = tile_name(phase.tile)
+        entry["from"] = phase.discarder
+        entry["options"] = claim_options(state, seat, legal)
+    offered = [a.tile for a in legal if isinstance(a, Discard)]
+    if not (isinstance(phase, TurnPhase) and phase.drawn and offered):
+        return []
+    if state.seats[seat].ting:
+        return []  # a declared hand throws what it draws: nothing to weigh
+    found = candidates(state, seat, offered)
+    entry["candidates"] = [c.to_json() for c in found]
+    best = best_of(found)
+    entry["best"] = None if best is None else tile_name(best.tile)
+    return found
+
+
+def advice(state: RoundState, seat: int) -> dict[str, Any] | None:
+    """机器人提示 of a practice table (issue 26): what ``hard`` plays for ``seat`` now, chosen from
+    the seat's own view as at a live table (:func:`bot_choice`), with the analysis the review
+    shows of such a decision (:func:`_analyse`, every figure counted from the seat's view:
+    :func:`rules.hints.unseen_counts`). None when the seat has nothing to decide."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        return None
+    bot = bot_choice(state, seat)
+    entry: dict[str, Any] = {
+        "kind": decision_kind(state, legal, bot),
+        "bot": bot.to_json(),
+        "forced": len(legal) == 1,
+    }
+    _analyse(entry, state, seat, legal)
+    return entry
+
+
 def review_seat(
     states: Sequence[RoundState],
     actions: Sequence[Action],
@@ -551,19 +592,9 @@ def review_seat(
             "agree": played == bot,
             "marks": [],
         }
-        phase = state.phase
-        if isinstance(phase, ClaimPhase):
-            entry["tile"] = tile_name(phase.tile)
-            entry["from"] = phase.discarder
-            entry["options"] = claim_options(state, seat, legal)
-        offered = [a.tile for a in legal if isinstance(a, Discard)]
-        if isinstance(phase, TurnPhase) and phase.drawn and offered and not state.seats[seat].ting:
-            found = candidates(state, seat, offered)
-            entry["candidates"] = [c.to_json() for c in found]
-            best = best_of(found)
-            entry["best"] = None if best is None else tile_name(best.tile)
-            if isinstance(played, Discard) and not entry["agree"]:
-                entry["marks"].extend(discard_marks(found, played.tile))
+        found = _analyse(entry, state, seat, legal)
+        if found and isinstance(played, Discard) and not entry["agree"]:
+            entry["marks"].extend(discard_marks(found, played.tile))
         if isinstance(played, Discard):
             winners = _won_on(_after(events, index + 1), seat)
             if winners:

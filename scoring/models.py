@@ -70,6 +70,11 @@ class RoundSettlement(models.Model):
     net_2 = models.IntegerField(_("座位2得分"))
     net_3 = models.IntegerField(_("座位3得分"))
     settled_at = models.DateTimeField(_("结算时间"), auto_now_add=True)
+    practice = models.BooleanField(
+        _("练习"),
+        default=False,
+        help_text=_("练习房的一盘：留在战绩里，但不计入等级分和排行榜。"),
+    )
     rated = models.BooleanField(
         _("已计入等级分"),
         default=False,
@@ -131,6 +136,9 @@ class LedgerEntry(models.Model):
     )
     variant = models.CharField(_("玩法"), max_length=20, choices=variant_choices)
     ended_at = models.DateTimeField(_("结束时间"))
+    practice = models.BooleanField(
+        _("练习"), default=False, help_text=_("练习房的一盘：不计入排行榜。")
+    )
     seat = models.PositiveSmallIntegerField(_("座位号"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -9,6 +9,7 @@ be hidden."
 * **A game is one settled round** (一盘): its four seats ranked by the round's net
   (``RoundSettlement.net_0`` … ``net_3``; a 成麻 round with several winners is ranked the same
   way, by what each seat took home). Equal nets share a rank (see :func:`rate_round` for how).
+* **Practice rooms** (练习房, ``RoundSettlement.practice``) are never rated nor on a board.
 * **Who is rated**: the players (``Match.players`` holds their ids) and the bots. A bot is not an
   account; every bot of one level runs the same program, so all 简单 bots of a club share one
   rating (``RatingState.bot``; ``unknown`` for bots of matches from before levels were recorded).
@@ -270,7 +271,8 @@ def _games(settlements: Any) -> tuple[list[Game], list[int]]:
 
 
 def _scope(club_id: int, variant: str) -> Any:
-    return RoundSettlement.objects.filter(club_id=club_id, variant=variant)
+    # A practice room's rounds are never rated (issue 26: the bot's hint may have played them).
+    return RoundSettlement.objects.filter(club_id=club_id, variant=variant, practice=False)
 
 
 def _lock_scope(club_id: int) -> None:
@@ -456,7 +458,7 @@ def ratings_sweep() -> int:
     """Rate every club and variant with unrated settlements (the clock's settlement sweep calls
     it: catches a rating that failed or was cut off after its settlement); rounds rated."""
     scopes = (
-        RoundSettlement.objects.filter(rated=False)
+        RoundSettlement.objects.filter(rated=False, practice=False)
         .order_by()
         .values_list("club_id", "variant")
         .distinct()
@@ -472,7 +474,12 @@ def ratings_sweep() -> int:
 
 def ratings_recompute(*, club_id: int | None = None, variant: str | None = None) -> int:
     """Rebuild every club and variant with settlements (or only ``club_id`` / ``variant``)."""
-    scopes = RoundSettlement.objects.order_by().values_list("club_id", "variant").distinct()
+    scopes = (
+        RoundSettlement.objects.filter(practice=False)
+        .order_by()
+        .values_list("club_id", "variant")
+        .distinct()
+    )
     if club_id is not None:
         scopes = scopes.filter(club_id=club_id)
     if variant is not None:

@@ -381,7 +381,8 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
 def _scoped_entries(
     *, club: ClubScope, variant: str | None, since: datetime | None, players: bool = True
 ) -> QuerySet[LedgerEntry]:
-    qs = LedgerEntry.objects.filter(user__isnull=not players)
+    # Practice rooms' rounds stay in the players' history but are not on any board.
+    qs = LedgerEntry.objects.filter(user__isnull=not players, practice=False)
     ids = club_ids(club)
     if ids is not None:
         qs = qs.filter(club_id__in=ids)

@@ -367,6 +367,7 @@ def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
         discarder=draft.discarder,
         win_tile=draft.win_tile,
         fan_total=draft.fan_total,
+        practice=match.practice,
         cap=draft.cap,
         capped=draft.capped,
         net_0=draft.nets[0],
@@ -382,6 +383,7 @@ def write_ledger(rnd: Round, draft: LedgerDraft) -> RoundSettlement:
             club_id=club_id,
             variant=match.variant,
             ended_at=ended_at,
+            practice=match.practice,
             seat=line.seat,
             user_id=players[line.seat],
             is_dealer=line.seat == draft.dealer,
@@ -477,8 +479,9 @@ def settle_round(round_id: int) -> RoundSettlement | None:
 
 def _rated(settlement: RoundSettlement) -> RoundSettlement:
     """Bring the settlement's club and variant ratings up to date (after each round's
-    settlement), unless it is rated already; a failure is left to the sweep."""
-    if not settlement.rated:
+    settlement), unless it is rated already or a practice round (never rated); a failure is
+    left to the sweep."""
+    if not settlement.rated and not settlement.practice:
         ratings.ratings_update_safely(club_id=settlement.club_id, variant=settlement.variant)
     return settlement
 

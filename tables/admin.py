@@ -69,7 +69,14 @@ class RoomAdmin(ClubScopedModelAdmin):
         "created_at",
     )
     list_select_related = ("club",)
-    list_filter = ("variant", "status", club_filter("club"), "allow_bots", "allow_spectators")
+    list_filter = (
+        "variant",
+        "status",
+        club_filter("club"),
+        "allow_bots",
+        "allow_spectators",
+        "practice",
+    )
     search_fields = ("name", "invite_code", "club__name")
     readonly_fields = ("invite_code", "status", "seats_now", "created_by", "created_at")
     actions = (
@@ -92,6 +99,8 @@ class RoomAdmin(ClubScopedModelAdmin):
                     "allow_spectators",
                     "allow_bots",
                     "bot_level",
+                    "practice",
+                    "bot_hints",
                     "spectator_delay_s",
                 )
             },

@@ -35,6 +35,8 @@ class RoomAdminForm(forms.ModelForm):  # type: ignore[type-arg]
             "allow_spectators",
             "allow_bots",
             "bot_level",
+            "practice",
+            "bot_hints",
             "spectator_delay_s",
         )
         help_texts = {  # noqa: RUF012  # Django reads a plain dict here

@@ -28,13 +28,21 @@ from rest_framework.response import Response
 from accounts import membership
 from accounts.codes import normalize_code
 from accounts.models import Club, User
-from config.api_common import ANY_ID, ERRORS, THROTTLES, ApiPagination, int_param, refusal
-from tables import bot_names, club_admin, rooms
+from config.api_common import (
+    ANY_ID,
+    ERRORS,
+    THROTTLES,
+    ApiHintThrottle,
+    ApiPagination,
+    int_param,
+    refusal,
+)
+from tables import bot_names, club_admin, hints, rooms
 from tables.errors import TableError
 from tables.models import BotLevel, Match, Room, Round, Seat, Variant
 from tables.room_options import options_schema
 
-_FORBIDDEN_CODES = {"not_member", "not_manager"}
+_FORBIDDEN_CODES = {"not_member", "not_manager", "hints_off", "not_a_player"}
 
 
 def _me(request: Request) -> User:
@@ -108,6 +116,8 @@ class RoomSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
             "allow_bots",
             "bot_level",
             "spectator_delay_s",
+            "practice",
+            "bot_hints",
             "status",
             "invite_code",
             "seated",
@@ -181,13 +191,44 @@ class RoomCreateSerializer(serializers.ModelSerializer):  # type: ignore[type-ar
             "allow_bots",
             "bot_level",
             "spectator_delay_s",
+            "practice",
+            "bot_hints",
         )
         extra_kwargs = {  # noqa: RUF012  # DRF reads a plain dict here
             "spectator_delay_s": {
                 "help_text": "Seconds (0-1800) spectators watch behind the play, seeing every "
                 "hand; 0 = live, no hands. Club owners and admins only."
-            }
+            },
+            "practice": {
+                "help_text": "A practice room (练习房): its rounds are kept in the history but "
+                "never rated nor on a leaderboard."
+            },
+            "bot_hints": {
+                "help_text": "Practice rooms only: a seated player may ask what the hard bot "
+                "would play (GET /api/rooms/{id}/hint/)."
+            },
         }
+
+
+class HintSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The hard bot's advice at my seat's decision (``rules.review.advice``)."""
+
+    round = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="the round's version the hint is for")
+    seat = serializers.IntegerField()
+    kind = serializers.CharField(help_text="discard, ting, kong, win, claim, void, exchange, …")
+    bot = serializers.DictField(help_text="the action, as the table's legal actions are written")
+    forced = serializers.BooleanField(help_text="the seat has only this one action")
+    candidates = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="on a discard: each kind's shanten, effective tiles [[tile, copies]], total",
+    )
+    best = serializers.CharField(required=False, allow_null=True)
+    tile = serializers.CharField(required=False, help_text="in a claim window: the discard")
+    options = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="in a claim window: each answer"
+    )
 
 
 class SeatRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -371,6 +412,15 @@ class RoomViewSet(
             index=data.validated_data.get("index"),
         )
         return self._room_answer(room)
+
+    @extend_schema(request=None, responses={200: HintSerializer, **ERRORS})
+    @action(detail=True, methods=["get"], throttle_classes=(*THROTTLES, ApiHintThrottle))
+    def hint(self, request: Request, pk: str | None = None) -> Response:
+        """机器人提示 (practice rooms with hints on): what the hard bot would play at my seat's
+        decision now, from my seat's view, with each candidate discard's shanten and effective
+        tiles. 403 ``hints_off`` / ``not_a_player``; 409 ``no_round`` / ``not_your_decision``."""
+        room = self.get_object()
+        return Response(hints.hint_for_seat(room=room, user=_me(request)))
 
     @extend_schema(request=None, responses={200: RoomDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])

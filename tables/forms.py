@@ -27,6 +27,8 @@ class RoomForm(forms.ModelForm):  # type: ignore[type-arg]
             "allow_spectators",
             "allow_bots",
             "bot_level",
+            "practice",
+            "bot_hints",
             "spectator_delay_s",
         ]
 

@@ -64,6 +64,7 @@ def start_if_ready(room: Room) -> Round | None:
             options=room.options,
             players=[seats[i].user_id for i in range(4)],
             bot_levels=[seat_level(seats[i], room.bot_level) for i in range(4)],
+            practice=room.practice,
         )
     return _deal_next(room, match)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext
@@ -111,6 +112,16 @@ class Room(TableSettings):
             "并能看到所有人的手牌。0–1800 秒，只有亲友圈管理员可以设置。"
         ),
     )
+    practice = models.BooleanField(
+        _("练习房"),
+        default=False,
+        help_text=_("练习房的对局照常记分、留牌谱，但不计入等级分和排行榜。比赛桌不能是练习房。"),
+    )
+    bot_hints = models.BooleanField(
+        _("机器人提示"),
+        default=False,
+        help_text=_("只用于练习房：轮到自己决定时，可以问“困难”机器人会怎么打。"),
+    )
     invite_code = models.CharField(_("邀请码"), max_length=16, unique=True, editable=False)
     status = models.CharField(_("状态"), max_length=10, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
@@ -144,6 +155,19 @@ class Room(TableSettings):
     def clean(self) -> None:
         super().clean()
         self.clean_table_settings()
+        self.clean_practice()
+
+    def clean_practice(self) -> None:
+        """The bot's hint is for practice only (issue 26: "never in rated rooms or events"): a
+        room with hints must be a practice room, and a tournament's table is never one."""
+        if self.bot_hints and not self.practice:
+            raise ValidationError(
+                {"bot_hints": gettext("机器人提示只能在练习房打开。")}, code="hints_need_practice"
+            )
+        if self.practice and self.pk and self.tournament_tables.exists():
+            raise ValidationError(
+                {"practice": gettext("比赛桌不能设为练习房。")}, code="event_not_practice"
+            )
 
 
 # --- Live tables: seats, matches (局), rounds and their append-only event log ---------------------
@@ -255,6 +279,11 @@ class Match(models.Model):
         help_text=_(
             "比赛桌打一圈：北家坐庄的一盘结束、庄家离开北家时对局结束（盘数上限仍然有效）。"
         ),
+    )
+    practice = models.BooleanField(
+        _("练习"),
+        default=False,
+        help_text=_("开局时房间是练习房：对局不计入等级分和排行榜。"),
     )
     wall_seed = models.CharField(
         _("牌墙种子"),

@@ -50,6 +50,8 @@ def room_create(
     allow_bots: bool = True,
     bot_level: object = BotLevel.NORMAL,
     spectator_delay_s: int = 0,
+    practice: bool = False,
+    bot_hints: bool = False,
 ) -> Room:
     """Open a room in a club the user is an active member of.
 
@@ -58,7 +60,8 @@ def room_create(
     ``base_stake`` is written into the rules' option ``base`` there, so it is scored as set.
     A spectator delay (after the delay spectators see every hand) is set only by an
     owner or admin of the club: a player who could set it could open a room whose friends watch
-    every hand.
+    every hand. A practice room (练习房) is not rated; only there may the bot's hint be on
+    (:meth:`tables.models.Room.clean_practice`).
     """
     if not membership.is_active_member(user, club.pk):
         raise TableError("not a member of this club", code="not_member")
@@ -83,6 +86,8 @@ def room_create(
         allow_spectators=allow_spectators,
         allow_bots=allow_bots,
         bot_level=bot_level_validate(level=bot_level),
+        practice=practice,
+        bot_hints=bot_hints,
         created_by=user,
     )
     room.full_clean()

@@ -128,6 +128,8 @@ def table_state(room: Room) -> dict[str, Any]:
             "turn_timeout_s": room.turn_timeout_s,
             "claim_timeout_s": room.claim_timeout_s,
             "spectator_delay_s": room.spectator_delay_s,
+            "practice": room.practice,
+            "bot_hints": room.bot_hints,
         },
         "seats": seats,
         "match": None if match is None else match_scores(match),

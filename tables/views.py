@@ -69,6 +69,8 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 allow_bots=room.allow_bots,
                 bot_level=room.bot_level,
                 spectator_delay_s=room.spectator_delay_s,
+                practice=room.practice,
+                bot_hints=room.bot_hints,
             )
         except TableError as exc:
             form.add_error(None, str(exc))
