@@ -113,6 +113,17 @@ def test_a_practice_rooms_round_is_kept_but_not_rated_nor_on_the_board(
     assert board == []
     # … and the players still find the match in their history.
     assert selectors.matches_for_user(players[0]).filter(pk=match.pk).exists()
+    # The pages say so: the table, the player's matches, the match.
+    from django.test import Client
+    from django.urls import reverse
+
+    page = Client()
+    page.force_login(players[0])
+    assert "练习房" in page.get(reverse("tables:room", args=[practice.pk])).content.decode()
+    mine = page.get(reverse("scoring:my_matches")).content.decode()
+    assert '<span class="badge">练习</span>' in mine
+    detail = page.get(reverse("scoring:match", args=[match.pk])).content.decode()
+    assert "练习（不计入等级分和排行榜）" in detail
 
 
 def test_a_rooms_rounds_are_rated_when_it_is_not_a_practice_room(playing: Any, room: Room) -> None:
