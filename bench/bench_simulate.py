@@ -34,9 +34,7 @@ from rules.wall import seed_from_text
 CHANGCHUN = VARIANTS["changchun"]
 
 
-def time_ours(
-    rounds: int, seed: str, *, check: bool, every: int = 1
-) -> tuple[float, float, int]:
+def time_ours(rounds: int, seed: str, *, check: bool, every: int = 1) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.process_time()
     report = simulate_rounds(CHANGCHUN, rounds, seed, check_replay=check, replay_every=every)
     assert report.invariants == "ok", report.invariants

@@ -833,7 +833,9 @@ value: built once and shared instead of constructed on every action (frozen data
 slow to build; bench/results/simulate.md)."""
 
 
-def start_turn(state: RoundState, seat: int, out: list[Event], *, fresh: bool = False) -> RoundState:
+def start_turn(
+    state: RoundState, seat: int, out: list[Event], *, fresh: bool = False
+) -> RoundState:
     """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw.
 
     The turn's pre-draw phase is set only for a turn that has something before its draw

@@ -157,7 +157,7 @@ def with_tile(concealed: Iterable[Tile], tile: Tile) -> tuple[Tile, ...]:
     """A sorted hand with ``tile`` added."""
     if type(concealed) is tuple:  # a hand (sorted): the tile goes in after its equals
         i = bisect_right(concealed, tile)
-        return concealed[:i] + (tile,) + concealed[i:]
+        return concealed[:i] + (tile,) + concealed[i:]  # noqa: RUF005 (faster than unpacking)
     return tuple(sorted([*concealed, tile]))
 
 
