@@ -6,7 +6,8 @@
 
 Both sides are timed in alternating blocks (so a busy machine slows both alike), by wall clock
 and by process CPU time. Our side is timed twice: the bare round loop (bots + engine), and the
-full ``python -m rules simulate`` loop (invariants and the replay check after every round).
+full ``python -m rules simulate`` loop (invariants and the replay check after every round), and
+that loop with ``--replay-every 10`` (the replay check on every tenth round).
 Also reported: the peak memory of one simulated round (tracemalloc). ``--profile`` prints the
 cProfile top functions of the bare loop. Results are written up in bench/results/simulate.md.
 """
@@ -33,9 +34,9 @@ from rules.wall import seed_from_text
 CHANGCHUN = VARIANTS["changchun"]
 
 
-def time_ours(rounds: int, seed: str, *, check: bool) -> tuple[float, float, int]:
+def time_ours(rounds: int, seed: str, *, check: bool, every: int = 1) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.process_time()
-    report = simulate_rounds(CHANGCHUN, rounds, seed, check_replay=check)
+    report = simulate_rounds(CHANGCHUN, rounds, seed, check_replay=check, replay_every=every)
     assert report.invariants == "ok", report.invariants
     return time.perf_counter() - wall, time.process_time() - cpu, report.actions
 
@@ -79,6 +80,7 @@ def main() -> int:
     time_rlcard(env, 3)
     ours = [0.0, 0.0]
     full = [0.0, 0.0]
+    tenth = [0.0, 0.0]
     theirs = [0.0, 0.0]
     actions = 0
     for block in range(args.blocks):
@@ -89,6 +91,9 @@ def main() -> int:
         w, c, _ = time_ours(args.rounds // 4, f"bench-full-{block}", check=True)
         full[0] += w
         full[1] += c
+        w, c, _ = time_ours(args.rounds // 4, f"bench-tenth-{block}", check=True, every=10)
+        tenth[0] += w
+        tenth[1] += c
         w, c = time_rlcard(env, args.games)
         theirs[0] += w
         theirs[1] += c
@@ -104,11 +109,16 @@ def main() -> int:
         "ours_actions_per_round": round(actions / our_rounds, 1),
         "ours_us_per_action_cpu": round(ours[1] / actions * 1e6, 1),
         "simulate_cli_rounds_per_s_cpu": round(full_rounds / full[1], 1),
+        "simulate_cli_replay_every_10_rounds_per_s_cpu": round(full_rounds / tenth[1], 1),
         "rlcard_games": their_games,
         "rlcard_games_per_s_wall": round(their_games / theirs[0], 1),
         "rlcard_games_per_s_cpu": round(their_games / theirs[1], 1),
         "ratio_cpu": round((our_rounds / ours[1]) / (their_games / theirs[1]), 1),
         "ratio_wall": round((our_rounds / ours[0]) / (their_games / theirs[0]), 1),
+        "ratio_cli_cpu": round((full_rounds / full[1]) / (their_games / theirs[1]), 1),
+        "ratio_cli_replay_every_10_cpu": round(
+            (full_rounds / tenth[1]) / (their_games / theirs[1]), 1
+        ),
         "peak_round_memory_kib": round(peak_round_memory() / 1024, 1),
     }
     print(json.dumps(result, indent=2))

@@ -42,6 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--variant", default="changchun")
     simulate.add_argument("--rounds", type=int, default=100)
     simulate.add_argument("--seed", default="0", help="any string; same seed, same result")
+    simulate.add_argument(
+        "--replay-every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="replay every N-th round from its seed to check it reproduces (1: every round, the "
+        "default; 0: none)",
+    )
 
     arena = commands.add_parser(
         "arena",
@@ -91,7 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "simulate":
         from rules.simulate import simulate_main
 
-        return simulate_main(variant=args.variant, rounds=args.rounds, seed=args.seed)
+        return simulate_main(
+            variant=args.variant,
+            rounds=args.rounds,
+            seed=args.seed,
+            replay_every=args.replay_every,
+        )
     if args.command == "arena":
         from rules.arena import arena_main
 

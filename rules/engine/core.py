@@ -58,6 +58,7 @@ from rules.engine.state import (
     TurnPhase,
     TurnSource,
     replace,
+    replace_seat,
     with_tile,
 )
 from rules.errors import (
@@ -628,36 +629,53 @@ def open_claims(
             offers = rob_offers(state, seat, discarder, tile, pending)
         else:
             facts = hand_facts(seats[seat].concealed)
-            if (
-                quick
-                and (seat != chow_seat or seats[seat].ting)
-                and facts[0][tile] < 2
-                and tile not in facts[1]
-            ):
-                continue
+            if quick and facts[0][tile] < 2 and tile not in facts[1]:
+                if seat != chow_seat or seats[seat].ting:
+                    continue
+                # The chow seat with no two tiles making a run with this one: no chow either.
+                counts = facts[0]
+                if tile >= 27 or not any(counts[a] and counts[b] for _, a, b in _RUNS[tile]):
+                    continue
             offers = claim_offers(state, seat, discarder, tile, v, facts)
         if offers:
             asked.append(seat)
             all_offers[seat] = tuple(offers)
+    rob = kind == "rob_kong"
+    if not asked:
+        # Announced all the same, and closed at once: the others see the same window whether
+        # or not someone could claim (issue 14, item 7). The web layer shows it on its own
+        # (:func:`apply_staged`: only then is the round copied with the window open).
+        out.append(_NOBODY_ASKED[discarder, tile, rob])
+        if isinstance(out, _StagedEvents):
+            phase = ClaimPhase(
+                kind="rob_kong" if rob else "claims",
+                discarder=discarder,
+                tile=tile,
+                asked=(),
+                pending=pending,
+                offers=((), (), (), ()),
+            )
+            out.append(StageEnd(state=replace(state, phase=phase)))
+        return None
     phase = ClaimPhase(
-        kind="rob_kong" if kind == "rob_kong" else "claims",
+        kind="rob_kong" if rob else "claims",
         discarder=discarder,
         tile=tile,
         asked=tuple(asked),
         pending=pending,
         offers=tuple(all_offers),
     )
-    out.append(
-        ClaimWindowOpened(
-            discarder=discarder, tile=tile, asked=tuple(asked), rob_kong=kind == "rob_kong"
-        )
-    )
-    if not asked:
-        # Announced all the same, and closed at once: the others see the same window whether
-        # or not someone could claim (issue 14, item 7). The web layer shows it on its own.
-        out.append(StageEnd(state=replace(state, phase=phase)))
-        return None
+    out.append(ClaimWindowOpened(discarder=discarder, tile=tile, asked=tuple(asked), rob_kong=rob))
     return replace(state, phase=phase)
+
+
+_NOBODY_ASKED = {
+    (d, t, rob): ClaimWindowOpened(discarder=d, tile=t, asked=(), rob_kong=rob)
+    for d in range(SEATS)
+    for t in range(42)
+    for rob in (False, True)
+}
+"""The announcement of a window nobody is asked in (most discards): immutable, shared."""
 
 
 def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
@@ -670,16 +688,19 @@ def _answer(state: RoundState, action: Action, out: list[Event]) -> RoundState:
     state = replace(state, phase=phase)
     if any(answers[s] is None for s in phase.asked):
         return state
-    return _resolve_claims(state, phase, out)
+    return _resolve_claims(state, phase, out, fresh=True)
 
 
-def _resolve_claims(state: RoundState, phase: ClaimPhase, out: list[Event]) -> RoundState:
+def _resolve_claims(
+    state: RoundState, phase: ClaimPhase, out: list[Event], *, fresh: bool = False
+) -> RoundState:
     """Highest priority wins, then the seat nearest after the discarder; one winner only
-    (spec README, item 5: 截胡 / 一炮不多响)."""
+    (spec README, item 5: 截胡 / 一炮不多响). ``fresh``: ``state`` is this apply's own copy
+    (:func:`start_turn`)."""
     v = state.variant.flow
     claims = [a for a in phase.answers if a is not None and not isinstance(a, Pass)]
     if not claims:
-        return _close_unclaimed(state, phase, out)
+        return _close_unclaimed(state, phase, out, fresh=fresh)
     if v.several_winners and any(isinstance(a, DeclareWin) for a in claims):
         # 一炮多响: every seat that claimed the win wins (成麻); the variant plays them out.
         return v.take_wins(state, phase, [a for a in claims if isinstance(a, DeclareWin)], out)
@@ -692,11 +713,14 @@ def _resolve_claims(state: RoundState, phase: ClaimPhase, out: list[Event]) -> R
     return _take_discard(state, phase, best, out)
 
 
-def _close_unclaimed(state: RoundState, phase: ClaimPhase, out: list[Event]) -> RoundState:
+def _close_unclaimed(
+    state: RoundState, phase: ClaimPhase, out: list[Event], *, fresh: bool = False
+) -> RoundState:
     if phase.kind == "rob_kong":
         assert phase.pending is not None
         return complete_pending_kong(state, phase.pending, out)
-    return start_turn(state, state.variant.flow.next_seat(state, phase.discarder), out)
+    seat = state.variant.flow.next_seat(state, phase.discarder)
+    return start_turn(state, seat, out, fresh=fresh)
 
 
 def _mark_last_discard_claimed(state: RoundState, discarder: int) -> RoundState:
@@ -809,12 +833,16 @@ value: built once and shared instead of constructed on every action (frozen data
 slow to build; bench/results/simulate.md)."""
 
 
-def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
+def start_turn(
+    state: RoundState, seat: int, out: list[Event], *, fresh: bool = False
+) -> RoundState:
     """A seat's turn begins: variant hooks (treasure), a pre-draw choice if any, then the draw.
 
     The turn's pre-draw phase is set only for a turn that has something before its draw
     (:meth:`~rules.engine.flow.Flow.before_draw`); any other turn goes straight to its draw,
-    which sets the drawn phase (one copy of the round instead of two)."""
+    which sets the drawn phase (one copy of the round instead of two). ``fresh``: ``state`` is
+    a copy the current :func:`apply` has just built and nobody else holds, so the draw writes
+    into it instead of copying it again (callers from the variants keep the copying default)."""
     out.append(_TURN_STARTED[seat])
     v = state.variant.flow
     predraw = _TURN_PHASES[seat, False, "predraw"]
@@ -826,7 +854,7 @@ def start_turn(state: RoundState, seat: int, out: list[Event]) -> RoundState:
     if v.live_left(state) <= 0:
         return v.end_of_wall(replace(state, phase=predraw), out)
     position = state.live
-    return _give_drawn(state, seat, position, "draw", out, live=position + 1)
+    return _give_drawn(state, seat, position, "draw", out, fresh=fresh, live=position + 1)
 
 
 def draw_live(state: RoundState, seat: int, out: list[Event]) -> RoundState:
@@ -864,18 +892,25 @@ def _give_drawn(
     position: int,
     source: TurnSource,
     out: list[Event],
+    *,
+    fresh: bool = False,
     **changes: Any,
 ) -> RoundState:
     """The drawn tile at wall ``position`` joins ``seat``'s hand (one copy of the round, with
-    the caller's ``changes`` to the wall's ends)."""
+    the caller's ``changes`` to the wall's ends; none when ``fresh``, see :func:`start_turn`)."""
     tile = state.wall[position]
     me = state.seats[seat]
-    state = state.update_seat(
-        seat,
-        {"concealed": with_tile(me.concealed, tile), "drawn": tile},
-        phase=_TURN_PHASES[seat, True, source],
-        **changes,
-    )
+    seat_changes = {"concealed": with_tile(me.concealed, tile), "drawn": tile}
+    phase = _TURN_PHASES[seat, True, source]
+    if fresh:
+        values = state.__dict__
+        seats = list(state.seats)
+        seats[seat] = replace_seat(me, seat_changes)
+        values["seats"] = tuple(seats)
+        values["phase"] = phase
+        values.update(changes)
+    else:
+        state = state.update_seat(seat, seat_changes, phase=phase, **changes)
     out.append(_DREW[seat, tile, source == "kong_draw"])
     return state.variant.flow.after_draw(state, seat, position, out)
 
@@ -960,7 +995,8 @@ def _discard(state: RoundState, action: Discard, out: list[Event]) -> RoundState
         window = open_claims(state, kind="claims", discarder=seat, tile=tile, pending=None, out=out)
         if window is not None:
             return window
-    return start_turn(state, v.next_seat(state, seat), out)
+    # ``state`` is the copy this discard made (a stage cut for apply_staged is another copy).
+    return start_turn(state, v.next_seat(state, seat), out, fresh=True)
 
 
 def roll_dice(
@@ -1086,8 +1122,8 @@ def apply(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
     ``RoundOver``)."""
     if isinstance(state.phase, EndedPhase):
         raise RoundOver("the round is over")
-    state, out = _apply_with_stages(state, action)
-    return state, [e for e in out if type(e) is not StageEnd]
+    out: list[Event] = []
+    return _apply_with_stages(state, action, out), out
 
 
 def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, list[Event]]]:
@@ -1097,7 +1133,8 @@ def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, li
     shown after a discard does not depend on what anyone holds (issue 14, item 7)."""
     if isinstance(state.phase, EndedPhase):
         raise RoundOver("the round is over")
-    final, out = _apply_with_stages(state, action)
+    out = _StagedEvents()
+    final = _apply_with_stages(state, action, out)
     stages: list[tuple[RoundState, list[Event]]] = []
     current: list[Event] = []
     for event in out:
@@ -1110,15 +1147,36 @@ def apply_staged(state: RoundState, action: Action) -> list[tuple[RoundState, li
     return stages
 
 
-def _apply_with_stages(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
+class _StagedEvents(list[Event]):
+    """The events of an :func:`apply_staged`: only then does :func:`open_claims` mark a claim
+    window nobody was asked in as a stage of its own (:class:`StageEnd`, with a copy of the round
+    as it stood); :func:`apply` needs neither the marker nor the copy."""
+
+
+def _apply_with_stages(state: RoundState, action: Action, out: list[Event]) -> RoundState:
     legal = _offers(state, action.seat)
     # The offered object itself (what bots and the web layer usually send back) is found by
     # identity in C; only another equal object needs the dataclass ``__eq__`` scan.
     if id(action) not in map(id, legal) and action not in legal:
         raise _why_illegal(state, action)
-    out: list[Event] = []
-    after = _run_automatic(_dispatch(state, action, out), out)
-    return with_offers(after, version=state.version + 1), out
+    after = _dispatch(state, action, out)
+    if state.variant.flow.has_automatic_actions:
+        after = _run_automatic(after, out)
+    if after is state:
+        return with_offers(after, version=state.version + 1)
+    return _hand_out(after, state.version + 1)
+
+
+def _hand_out(state: RoundState, version: int) -> RoundState:
+    """:func:`with_offers` for a state this :func:`apply` has just built: the transient copy
+    that nobody else holds yet (the input state, and any stage cut for
+    :func:`apply_staged`, are other objects) gets its version and its turn's offers written in
+    before it is handed out, instead of being copied once more. From here on it is immutable."""
+    values = state.__dict__
+    values["version"] = version
+    if isinstance(state.phase, TurnPhase):
+        values["offers"] = turn_offers(state)
+    return state
 
 
 def _dispatch(state: RoundState, action: Action, out: list[Event]) -> RoundState:

@@ -87,15 +87,13 @@ class Flow:
         中发白 one each as a set) returns False and the engine always asks the hand rules."""
         return True
 
-    @property
-    def has_extra_claims(self) -> bool:
-        """Whether :meth:`extra_claim_actions` is overridden (else the engine skips asking it)."""
-        return type(self).extra_claim_actions is not Flow.extra_claim_actions
-
-    @property
-    def filters_discards(self) -> bool:
-        """Whether :meth:`discard_allowed` is overridden (else the engine skips asking it)."""
-        return type(self).discard_allowed is not Flow.discard_allowed
+    has_extra_claims: ClassVar[bool] = False
+    """Whether :meth:`extra_claim_actions` is overridden (else the engine skips asking it); set
+    once per class (:meth:`__init_subclass__`), read on every discard."""
+    filters_discards: ClassVar[bool] = False
+    """Whether :meth:`discard_allowed` is overridden (else the engine skips asking it)."""
+    has_automatic_actions: ClassVar[bool] = False
+    """Whether :meth:`automatic_action` is overridden (else the engine never asks it)."""
 
     # --- facts for the hand rules ----------------------------------------------------------------
 
@@ -218,6 +216,9 @@ class Flow:
             cls.on_turn_start is not Flow.on_turn_start
             or cls.predraw_actions is not Flow.predraw_actions
         )
+        cls.has_extra_claims = cls.extra_claim_actions is not Flow.extra_claim_actions
+        cls.filters_discards = cls.discard_allowed is not Flow.discard_allowed
+        cls.has_automatic_actions = cls.automatic_action is not Flow.automatic_action
 
     def on_turn_start(self, state: RoundState, seat: int, out: list[Event]) -> RoundState:
         """Before the draw of a normal turn (Changchun: roll and show the treasure)."""

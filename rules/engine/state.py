@@ -8,6 +8,7 @@ object) — so a round is a pure function of its variant, its seed and its actio
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, TypeVar
@@ -126,6 +127,10 @@ class SeatState:
 
     def without(self, *tiles: Tile) -> tuple[Tile, ...]:
         """``concealed`` with one copy of each of ``tiles`` removed (they must be held)."""
+        if len(tiles) == 1:  # a discard: two tuple slices around the first copy
+            hand = self.concealed
+            i = hand.index(tiles[0])
+            return hand[:i] + hand[i + 1 :]
         rest = list(self.concealed)
         for tile in tiles:
             rest.remove(tile)
@@ -150,7 +155,29 @@ def counts_of(tiles: tuple[Tile, ...]) -> list[int]:
 
 def with_tile(concealed: Iterable[Tile], tile: Tile) -> tuple[Tile, ...]:
     """A sorted hand with ``tile`` added."""
+    if type(concealed) is tuple:  # a hand (sorted): the tile goes in after its equals
+        i = bisect_right(concealed, tile)
+        return concealed[:i] + (tile,) + concealed[i:]  # noqa: RUF005 (faster than unpacking)
     return tuple(sorted([*concealed, tile]))
+
+
+_SEAT_FIELDS = len(fields(SeatState))
+
+
+def replace_seat(seat: SeatState, changes: Mapping[str, Any]) -> SeatState:
+    """:func:`replace` for a :class:`SeatState`, without the copier look-up (the engine copies a
+    seat once or twice per action): one C-level dict copy and update."""
+    values = seat.__dict__.copy()
+    values.update(changes)
+    if len(values) != _SEAT_FIELDS:
+        raise TypeError(f"SeatState has no field {set(changes) - set(seat.__dict__)}")
+    new = _new(SeatState)
+    _set_attr(new, "__dict__", values)  # a new object's contents, before anyone sees it
+    return new
+
+
+_new = object.__new__
+_set_attr = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +325,6 @@ class RoundState:
         """A copy with ``seats[seat]`` changed by ``seat_changes`` and the round by ``changes``
         (one copy instead of two on the engine's hot paths)."""
         seats = list(self.seats)
-        seats[seat] = _evolve(seats[seat], seat_changes)
+        seats[seat] = replace_seat(seats[seat], seat_changes)
         changes["seats"] = tuple(seats)
         return _evolve(self, changes)

@@ -48,6 +48,27 @@ def test_simulate_main_ends_with_the_json_summary(capsys) -> None:
     assert summary["invariants"] == "ok"
 
 
+def test_replaying_every_nth_round_gives_the_same_result(monkeypatch) -> None:
+    import rules.simulate as simulate
+
+    replayed: list[bytes] = []
+    real = simulate.replay_differs
+
+    def counting(seed, dealer, actions, state):  # type: ignore[no-untyped-def]
+        replayed.append(seed)
+        return real(seed, dealer, actions, state)
+
+    monkeypatch.setattr(simulate, "replay_differs", counting)
+    every = simulate_rounds(VARIANTS["changchun"], 9, "nth").summary()
+    assert len(replayed) == 9
+    replayed.clear()
+    third = simulate_rounds(VARIANTS["changchun"], 9, "nth", replay_every=3).summary()
+    assert len(replayed) == 3
+    for summary in (every, third):
+        summary.pop("seconds"), summary.pop("rounds_per_s")
+    assert every == third
+
+
 def test_an_unknown_variant_is_refused() -> None:
     with pytest.raises(RulesError):
         simulate_main(variant="mahjong_on_mars", rounds=1, seed="x")

@@ -96,6 +96,8 @@ class ChangchunFlow(Flow):
         """补 to a special kong: any held tile of the family; not on the dealer's very first turn
         ("庄家第一手不允许补杠"); a ready hand only with the drawn tile, keeping its waits."""
         me = state.seats[seat]
+        if not me.melds:  # no special kong to add to (asked on every turn: answered at once)
+            return []
         if state.wall_left < 1 or (seat == state.dealer and me.first_turn):
             return []
         names = {m.name for m in me.melds if m.kind == "special_kong"}
