@@ -21,14 +21,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
 from config.celery import app as celery_app
 from config.retry import with_retries
-from tables import selectors
+from tables import selectors, socket_hub
 from tables.errors import VersionConflict
 from tables.models import Room
 
@@ -165,13 +163,15 @@ def _deliver(group: str, message: dict[str, Any]) -> None:
     if collected is not None:
         collected.append((group, message))
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a lost notification is repaired by the client's resync
+        socket_hub.publish_sync(_room_of(group), message)
+    except Exception:  # a lost notification is repaired by the stream watcher or a resync
         log.exception("could not notify %s", group)
+
+
+def _room_of(group: str) -> int:
+    """The room id of a :func:`room_group` name."""
+    return int(group.rsplit(".", 1)[1])
 
 
 @contextmanager
@@ -200,14 +200,12 @@ def room_broadcast(room_id: int, message: dict[str, Any]) -> None:
 
 
 async def notifications_send(notifications: list[Notification]) -> None:
-    """Send notifications collected by :func:`notifications_collected` (already committed)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+    """Send notifications collected by :func:`notifications_collected` (already committed):
+    this process's sockets at once, the others' through Redis (:mod:`tables.socket_hub`)."""
     for group, message in notifications:
         try:
-            await layer.group_send(group, message)
-        except Exception:  # a lost notification is repaired by the client's resync
+            await socket_hub.publish(_room_of(group), message)
+        except Exception:  # a lost notification is repaired by the stream watcher or a resync
             log.exception("could not notify %s", group)
 
 
