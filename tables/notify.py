@@ -204,7 +204,7 @@ async def notifications_send(notifications: list[Notification]) -> None:
     this process's sockets at once, the others' through Redis (:mod:`tables.socket_hub`)."""
     for group, message in notifications:
         try:
-            await socket_hub.publish(_room_of(group), message)
+            socket_hub.publish(_room_of(group), message)
         except Exception:  # a lost notification is repaired by the stream watcher or a resync
             log.exception("could not notify %s", group)
 

@@ -88,6 +88,8 @@ class Hub:
         self.subscribed: dict[int, asyncio.Future[None]] = {}
         self.pubsub: Any = None
         self.publisher: aioredis.Redis | None = None
+        self.outbox: asyncio.Queue[tuple[str, bytes]] | None = None
+        self.sender: asyncio.Task[None] | None = None
         self.task: asyncio.Task[None] | None = None
         self.connected = False
         self.wake = asyncio.Event()
@@ -193,11 +195,26 @@ class Hub:
             return  # ours: this process's sockets were handed it when it was published
         self.deliver(int(data["r"]), data["m"])
 
-    async def publish(self, room_id: int, message: dict[str, Any]) -> None:
-        """PUBLISH to the other processes (this loop's async connection)."""
-        if self.publisher is None:
-            self.publisher = _connect()
-        await self.publisher.publish(channel(room_id), _encode(room_id, message))
+    def publish(self, room_id: int, message: dict[str, Any]) -> None:
+        """Queue a PUBLISH to the other processes: sent in order by this loop's one sender
+        task, so that the socket that moved (and this process's other sockets, handed the
+        notification already) does not wait for Redis."""
+        if self.outbox is None:
+            self.outbox = asyncio.Queue()
+        self.outbox.put_nowait((channel(room_id), _encode(room_id, message)))
+        if self.sender is None or self.sender.done():
+            self.sender = self.loop.create_task(self._send())
+
+    async def _send(self) -> None:
+        assert self.outbox is not None
+        while not self.outbox.empty():
+            name, payload = self.outbox.get_nowait()
+            try:
+                if self.publisher is None:
+                    self.publisher = _connect()
+                await self.publisher.publish(name, payload)
+            except Exception as exc:  # lost: the stream watcher repairs the other processes
+                log.warning("socket hub: a notification not published: %r", exc)
 
 
 def _connect() -> aioredis.Redis:
@@ -251,10 +268,11 @@ def _deliver_locally(room_id: int, message: dict[str, Any]) -> None:
                 local.loop.call_soon_threadsafe(local.deliver, room_id, message)
 
 
-async def publish(room_id: int, message: dict[str, Any]) -> None:
-    """From an event loop: this process's sockets now, the other processes' through Redis."""
+def publish(room_id: int, message: dict[str, Any]) -> None:
+    """From an event loop: this process's sockets now, the other processes' through Redis
+    (queued: sent in order by the loop's sender task, nobody waits for it)."""
     _deliver_locally(room_id, message)
-    await hub().publish(room_id, message)
+    hub().publish(room_id, message)
 
 
 def publish_sync(room_id: int, message: dict[str, Any]) -> None:
