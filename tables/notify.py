@@ -38,7 +38,8 @@ RoundUpdate = Callable[[], dict[str, Any]]
 
 
 def room_group(room_id: int) -> str:
-    """The channel-layer group of a room's sockets (players and spectators)."""
+    """The name of a room's sockets (players and spectators) in collected notifications; they
+    are delivered by :mod:`tables.socket_hub` (no Channels group any more)."""
     return f"table.{room_id}"
 
 
@@ -138,10 +139,11 @@ def notify_room(
     builds (after the commit, outside the row lock) a move's events and next decision, or a new
     round's snapshot, already redacted for every viewer (:mod:`tables.selectors`). Each socket
     then sends its own viewer's part without touching the database, unless the notification
-    does not continue what it has sent (then it reads the database). The channel layer is
-    server-side, like the database; what leaves the server is still one viewer's redaction,
-    picked by the socket of that viewer. A lost or out-of-order notification is repaired from
-    the database (the socket sees a gap) or by the client's ``resync``.
+    does not continue what it has sent (then it reads the database). The notification's path
+    (:mod:`tables.socket_hub`: memory, Redis pub/sub) is server-side, like the database; what
+    leaves the server is still one viewer's redaction, picked by the socket of that viewer. A
+    lost or out-of-order notification is repaired from the database (the socket sees a gap) or
+    by the client's ``resync``.
 
     ``revoke``: a user who may no longer be at the room (they left the club): their sockets
     there close (:func:`tables.rooms.member_lost`).
@@ -192,8 +194,8 @@ def notifications_collected() -> Iterator[list[Notification]]:
 
 
 def room_broadcast(room_id: int, message: dict[str, Any]) -> None:
-    """Send ``message`` (a channel-layer message with its ``type``) to every socket of the room
-    now, outside any outbox: for what changes nothing in the database (a quick phrase,
+    """Send ``message`` (a socket message with its ``type``: ``table.phrase``) to every socket
+    of the room now, outside any outbox: for what changes nothing in the database (a quick phrase,
     :mod:`tables.phrases`). From a socket's database thread it is collected and sent by the
     socket's event loop like every notification."""
     _deliver(room_group(room_id), message)
