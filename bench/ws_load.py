@@ -407,6 +407,29 @@ def prepare_tables(count: int, *, variant: str = "changchun", first: int = 0) ->
     return tables
 
 
+def reseat_tables(tables: list[list[Player]]) -> None:
+    """Seat again every player of ``tables`` whose seat was freed since :func:`prepare_tables`
+    (the clock's absent-seat sweep between points); a seat still held is left alone."""
+    from accounts.models import User
+    from tables import rooms
+    from tables.models import Room, Seat
+
+    logging.getLogger("tables.notify").setLevel(logging.CRITICAL)  # the stack is not up
+    reseated = 0
+    for players in tables:
+        room = Room.objects.get(pk=players[0].room_id)
+        held = dict(Seat.objects.filter(room=room).values_list("index", "user__username"))
+        for p in players:
+            if held.get(p.seat) != p.username:
+                user = User.objects.get(username=p.username)
+                Seat.objects.filter(room=room, user=user).exclude(index=p.seat).delete()
+                rooms.seat_take(room=room, user=user, index=p.seat)
+                reseated += 1
+    logging.getLogger("tables.notify").setLevel(logging.NOTSET)
+    if reseated:
+        log(f"{reseated} seats freed by the absent-seat clock taken again")
+
+
 def sign_in_over_http(port: int, username: str) -> str:
     """The real login form (GET for the CSRF token, POST the password); the session id."""
     import requests
@@ -929,6 +952,12 @@ def measure(args: argparse.Namespace, count: int, *, floor: bool) -> dict[str, A
     else:
         stack = Stack(workers=args.workers, conn_max_age=args.conn_max_age)
     tables = ALL_TABLES[:count]
+    if not floor:
+        # The points before this one (and their floors) left these seats absent for minutes:
+        # the clock frees a seat absent for ``TABLES_FREE_ABSENT_SEAT_S`` when no match is in
+        # play, and every ``ready`` would then be answered ``not_seated`` (nothing measured).
+        reset_load_rooms()
+        reseat_tables(tables)
     # Every table starts a new match (connect, four readies, a deal): a burst of seat changes
     # that is not the steady play measured here. The warm-up (not measured) grows with the
     # tables, so that the last table has been dealt before the measured window opens.
@@ -1066,8 +1095,11 @@ def reset_load_rooms() -> None:
     Match.objects.filter(status=Match.Status.PLAYING, **rooms).update(
         status=Match.Status.FINISHED, ended_at=now, end_reason="bench_reset"
     )
+    # ``absent_since`` cleared: a seat left absent by an earlier run (or by this run's smaller
+    # points) would be freed by the clock's absent-seat sweep (``TABLES_FREE_ABSENT_SEAT_S``)
+    # as soon as the stack starts.
     Seat.objects.filter(**rooms).update(
-        ready=False, auto_play=False, consecutive_timeouts=0, connected=False
+        ready=False, auto_play=False, consecutive_timeouts=0, connected=False, absent_since=None
     )
     from tables.models import Room
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from django.db import DatabaseError
 
-from tables import notify, presence, protocol, rooms, stream_watch
+from tables import presence, protocol, rooms, socket_hub, stream_watch
 from tables import socket_services as services
 
 # The close codes' one table is tables.protocol.CLOSE_CODES.
@@ -54,8 +54,8 @@ class TableConsumer(LeavingConsumer):
             most = f"close another table first ({presence.max_sockets_per_user()} at most)"
             await self._refuse(CLOSE_TOO_MANY, "too_many_sockets", most)
             return
-        await self.channel_layer.group_add(notify.room_group(self.room_id), self.channel_name)
         self.joined = True
+        await socket_hub.hub().join(self.room_id, self)
         stream_watch.socket_watch(self, executor=services.DATABASE_THREADS)
         if self.stream.seat is not None:
             await services.service_run(rooms.seat_presence_sync, room_id=self.room_id)
@@ -70,11 +70,7 @@ class TableConsumer(LeavingConsumer):
             await self.presence.stop()
         if self.joined:
             stream_watch.socket_unwatch(self)
-            try:
-                group = notify.room_group(self.room_id)
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception as exc:  # Redis down: the group's entry expires by itself
-                log.info("table %s: group not left: %r", self.room_id, exc)
+            socket_hub.hub().leave(self.room_id, self)
         if self.presence is not None:
             await self.presence.close(seated=self.stream.seat is not None)
 

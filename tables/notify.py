@@ -21,14 +21,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
 from config.celery import app as celery_app
 from config.retry import with_retries
-from tables import selectors
+from tables import selectors, socket_hub
 from tables.errors import VersionConflict
 from tables.models import Room
 
@@ -40,7 +38,8 @@ RoundUpdate = Callable[[], dict[str, Any]]
 
 
 def room_group(room_id: int) -> str:
-    """The channel-layer group of a room's sockets (players and spectators)."""
+    """The name of a room's sockets (players and spectators) in collected notifications; they
+    are delivered by :mod:`tables.socket_hub` (no Channels group any more)."""
     return f"table.{room_id}"
 
 
@@ -140,10 +139,11 @@ def notify_room(
     builds (after the commit, outside the row lock) a move's events and next decision, or a new
     round's snapshot, already redacted for every viewer (:mod:`tables.selectors`). Each socket
     then sends its own viewer's part without touching the database, unless the notification
-    does not continue what it has sent (then it reads the database). The channel layer is
-    server-side, like the database; what leaves the server is still one viewer's redaction,
-    picked by the socket of that viewer. A lost or out-of-order notification is repaired from
-    the database (the socket sees a gap) or by the client's ``resync``.
+    does not continue what it has sent (then it reads the database). The notification's path
+    (:mod:`tables.socket_hub`: memory, Redis pub/sub) is server-side, like the database; what
+    leaves the server is still one viewer's redaction, picked by the socket of that viewer. A
+    lost or out-of-order notification is repaired from the database (the socket sees a gap) or
+    by the client's ``resync``.
 
     ``revoke``: a user who may no longer be at the room (they left the club): their sockets
     there close (:func:`tables.rooms.member_lost`).
@@ -165,13 +165,15 @@ def _deliver(group: str, message: dict[str, Any]) -> None:
     if collected is not None:
         collected.append((group, message))
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a lost notification is repaired by the client's resync
+        socket_hub.publish_sync(_room_of(group), message)
+    except Exception:  # a lost notification is repaired by the stream watcher or a resync
         log.exception("could not notify %s", group)
+
+
+def _room_of(group: str) -> int:
+    """The room id of a :func:`room_group` name."""
+    return int(group.rsplit(".", 1)[1])
 
 
 @contextmanager
@@ -192,22 +194,20 @@ def notifications_collected() -> Iterator[list[Notification]]:
 
 
 def room_broadcast(room_id: int, message: dict[str, Any]) -> None:
-    """Send ``message`` (a channel-layer message with its ``type``) to every socket of the room
-    now, outside any outbox: for what changes nothing in the database (a quick phrase,
+    """Send ``message`` (a socket message with its ``type``: ``table.phrase``) to every socket
+    of the room now, outside any outbox: for what changes nothing in the database (a quick phrase,
     :mod:`tables.phrases`). From a socket's database thread it is collected and sent by the
     socket's event loop like every notification."""
     _deliver(room_group(room_id), message)
 
 
 async def notifications_send(notifications: list[Notification]) -> None:
-    """Send notifications collected by :func:`notifications_collected` (already committed)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+    """Send notifications collected by :func:`notifications_collected` (already committed):
+    this process's sockets at once, the others' through Redis (:mod:`tables.socket_hub`)."""
     for group, message in notifications:
         try:
-            await layer.group_send(group, message)
-        except Exception:  # a lost notification is repaired by the client's resync
+            socket_hub.publish(_room_of(group), message)
+        except Exception:  # a lost notification is repaired by the stream watcher or a resync
             log.exception("could not notify %s", group)
 
 

@@ -17,6 +17,9 @@ from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
 
+INBOX_SIZE = 1000
+"""Messages a socket may have waiting in its inbox (channels_redis's ``capacity``); past it the
+socket misses notifications, and the stream watcher catches it up from the database."""
 CANCEL_WAIT_S = 5.0
 """How long a finished socket waits for its pending reads to acknowledge their cancellation."""
 
@@ -73,11 +76,16 @@ class LeavingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     presence refresher went on for ever, the user was refused everywhere (4408) and the seat
     stayed "connected"."""
 
+    inbox: asyncio.Queue[dict[str, Any]]
+    """Messages handed to the socket in memory (:mod:`tables.socket_hub`), dispatched in order
+    with the client's and the channel layer's."""
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.base_send = send
-        sources = [receive]
+        self.inbox = asyncio.Queue(maxsize=INBOX_SIZE)
+        sources = [receive, self.inbox.get]
         try:
             if self.channel_layer is not None:
                 self.channel_name = await self.channel_layer.new_channel()
@@ -90,6 +98,14 @@ class LeavingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             pass
         finally:
             await self.leave()
+
+    def hub_deliver(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for :meth:`dispatch` (on this socket's event loop); a full inbox
+        drops it (a stuck client: the stream watcher repairs what it misses)."""
+        try:
+            self.inbox.put_nowait(message)
+        except asyncio.QueueFull:
+            log.info("a socket's inbox is full: a notification dropped")
 
     async def disconnect(self, code: int) -> None:
         await self.leave()

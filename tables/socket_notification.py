@@ -29,7 +29,7 @@ class RoundUpdate(TypedDict):
 
 
 class TableUpdate(TypedDict):
-    """A room's ``table.update`` from the channel layer (:mod:`tables.notify`)."""
+    """A room's ``table.update`` (:mod:`tables.notify`, delivered by :mod:`tables.socket_hub`)."""
 
     type: Literal["table.update"]
     table: dict[str, Any] | None
