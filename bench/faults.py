@@ -190,6 +190,8 @@ def check_database(tables: list[list[Player]], stats: Stats, clients: list[SeatC
         flush=True,
     )
     check(not stats.leaks, f"no message leaked a hidden tile ({stats.messages} audited)")
+    for sample in stats.leaks[:10]:
+        print(f"    leak: {sample}", flush=True)
 
 
 def scenario_worker(tables: list[list[Player]]) -> None:

@@ -473,6 +473,10 @@ def leaks(message: dict[str, Any], viewer: int | None) -> list[str]:
     gets*): another seat's concealed tiles, draws or deal, the wall, the salt, the seed before the
     end, an unseen treasure, a claim window's asked seats, another seat's legal actions."""
     found: list[str] = []
+    previous = message.get("previous")
+    if isinstance(previous, dict) and previous.get("status") == "ended":
+        # A snapshot's round before (its settlement): ended, so its wall and salt are public.
+        message = {key: value for key, value in message.items() if key != "previous"}
     kind = message.get("type")
     ended = (
         message.get("status") in ("ended", "aborted")

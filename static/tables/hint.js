@@ -42,7 +42,7 @@ function node(tag, className, text) {
 }
 
 function moveNode(action) {
-  const line = node("p", "hint-move");
+  const line = node("p", "bot-hint-move");
   line.append(node("span", "", _("机器人（困难）会：")), node("strong", "", actionWord(action.kind, action)));
   for (const name of action.tile ? [action.tile] : action.tiles || []) line.append(tileEl(name, { classes: "t-sm" }));
   if (action.kind === "discard" && action.ting) line.append(node("span", "badge badge-ting", _("报听")));
@@ -50,7 +50,7 @@ function moveNode(action) {
 }
 
 function candidateNode(candidate) {
-  const row = node("li", "hint-candidate");
+  const row = node("li", "bot-hint-candidate");
   row.dataset.tile = candidate.tile;
   row.append(tileEl(candidate.tile, { classes: "t-xs" }));
   const shanten = candidate.shanten === 0 ? _("听牌") : fmt(_("%s 向听"), candidate.shanten);
@@ -60,14 +60,13 @@ function candidateNode(candidate) {
 
 function start(app) {
   const state = () => app.tableState();
-  const panel = node("section", "hint-panel");
+  const panel = node("section", "bot-hint-panel");
   panel.setAttribute("aria-label", _("机器人提示"));
-  const button = node("button", "button button-secondary hint-button", _("提示"));
+  const button = node("button", "button button-secondary bot-hint-button", _("提示"));
   button.type = "button";
-  button.dataset.role = "hint";
+  button.dataset.role = "bot-hint";
   button.title = _("看看“困难”机器人会怎么打（练习房）");
-  const out = node("div", "hint-out");
-  out.setAttribute("aria-live", "polite");
+  const out = node("div", "bot-hint-out");
   panel.append(button, out);
   (app.querySelector(".table-side") || app).prepend(panel);
 
@@ -88,7 +87,7 @@ function start(app) {
     if (!hintOffered(s)) return;
     const asked = s.decision.version;
     button.disabled = true;
-    out.replaceChildren(node("p", "hint-wait", _("机器人在想…")));
+    out.replaceChildren(node("p", "bot-hint-wait", _("机器人在想…")));
     try {
       const response = await fetch(`/api/rooms/${s.table.room.id}/hint/`, {
         credentials: "same-origin",
@@ -98,15 +97,15 @@ function start(app) {
       const now = state();
       if (!now.decision || now.decision.version !== asked) return; // the table moved on
       if (!response.ok) {
-        out.replaceChildren(node("p", "hint-refused", refusalText(response.status, body.code)));
+        out.replaceChildren(node("p", "bot-hint-refused", refusalText(response.status, body.code)));
       } else {
-        const list = node("ol", "hint-candidates");
+        const list = node("ol", "bot-hint-candidates");
         list.append(...bestCandidates(body).map(candidateNode));
         out.replaceChildren(moveNode(body.bot), ...(list.children.length ? [list] : []));
       }
       shownFor = asked;
     } catch {
-      out.replaceChildren(node("p", "hint-refused", refusalText(0, "")));
+      out.replaceChildren(node("p", "bot-hint-refused", refusalText(0, "")));
       shownFor = asked;
     } finally {
       button.disabled = false;

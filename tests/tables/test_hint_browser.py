@@ -51,20 +51,20 @@ def test_the_dealer_asks_for_a_hint_and_reads_the_bots_move(
         browser, page = _open(pw, live_url, cookie, size)
         page.goto(f"{live_url}/tables/{seated.pk}/")
         page.locator("#table-app.has-round").wait_for(timeout=10000)
-        button = page.locator('[data-role="hint"]')
+        button = page.locator('[data-role="bot-hint"]')
         expect(button).to_be_visible()
-        assert _on_screen(page, '[data-role="hint"]') == 1
+        assert _on_screen(page, '[data-role="bot-hint"]') == 1
         button.click()
-        expect(page.locator(".hint-move")).to_contain_text("机器人（困难）会")
-        shown = page.locator(".hint-move .tile").first.get_attribute("data-tile")
+        expect(page.locator(".bot-hint-move")).to_contain_text("机器人（困难）会")
+        shown = page.locator(".bot-hint-move .tile").first.get_attribute("data-tile")
         assert shown == gameplay.action_json(move)["tile"]  # the dealer's first move: a discard
-        expect(page.locator(".hint-candidate").first).to_be_visible()
-        assert page.locator(".hint-candidate").count() <= 3
+        expect(page.locator(".bot-hint-candidate").first).to_be_visible()
+        assert page.locator(".bot-hint-candidate").count() <= 3
         _screenshot(page, f"table-hint-{size}")
 
         # The player plays; at the next decision the old hint is gone.
         act(rnd, seat, gameplay.action_json(move))
-        expect(page.locator(".hint-move")).to_have_count(0, timeout=10000)
+        expect(page.locator(".bot-hint-move")).to_have_count(0, timeout=10000)
         browser.close()
 
 
@@ -87,5 +87,5 @@ def test_a_room_without_hints_shows_no_hint_button(
         page.goto(f"{live_url}/tables/{seated.pk}/")
         page.locator("#table-app.has-round").wait_for(timeout=10000)
         expect(page.locator('[data-role="actions"]')).to_be_visible()
-        expect(page.locator('[data-role="hint"]')).to_be_hidden()
+        expect(page.locator('[data-role="bot-hint"]')).to_be_hidden()
         browser.close()
