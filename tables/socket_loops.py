@@ -14,17 +14,12 @@ from typing import Any
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
 INBOX_SIZE = 1000
 """Messages a socket may have waiting in its inbox (channels_redis's ``capacity``); past it the
 socket misses notifications, and the stream watcher catches it up from the database."""
-RETRY_FIRST_S = 0.05
-RETRY_MOST_S = 2.0
-"""A socket's channel-layer read that lost Redis tries again after 50 ms, doubling up to 2 s."""
 CANCEL_WAIT_S = 5.0
 """How long a finished socket waits for its pending reads to acknowledge their cancellation."""
 
@@ -54,27 +49,6 @@ async def dispatch_until_stopped(
         _done, stuck = await asyncio.wait(tasks, timeout=CANCEL_WAIT_S)
         if stuck:
             log.info("a socket's %d read(s) did not stop when cancelled: left behind", len(stuck))
-
-
-async def receive_retrying(
-    receive: Callable[[], Awaitable[dict[str, Any]]],
-    *,
-    first_s: float = RETRY_FIRST_S,
-    most_s: float = RETRY_MOST_S,
-) -> dict[str, Any]:
-    """The socket's own channel-layer read, waiting out a Redis restart instead of ending the
-    socket (``bench/faults.py redis``: every socket blocked in ``BZPOPMIN`` died with the
-    connection and its client had to reconnect). What was sent to the channel while Redis was
-    down is gone with Redis; table notifications do not come this way (:mod:`tables.socket_hub`)
-    and the stream watcher repairs any gap."""
-    wait = first_s
-    while True:
-        try:
-            return await receive()
-        except (RedisConnectionError, RedisTimeoutError, OSError) as error:
-            log.info("a socket's channel layer read failed (%s): again in %.2f s", error, wait)
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, most_s)
 
 
 async def repeat_until(
@@ -116,8 +90,7 @@ class LeavingConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if self.channel_layer is not None:
                 self.channel_name = await self.channel_layer.new_channel()
                 self.channel_receive = functools.partial(
-                    receive_retrying,
-                    functools.partial(self.channel_layer.receive, self.channel_name),
+                    self.channel_layer.receive, self.channel_name
                 )
                 sources.append(self.channel_receive)
             await dispatch_until_stopped(sources, self.dispatch)

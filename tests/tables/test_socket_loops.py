@@ -181,36 +181,3 @@ async def test_the_delayed_clock_ticks_through_the_sockets_channel_once_per_sock
     closed = True
     await asyncio.wait_for(socket.tasks[0], 5)  # a closed socket's clock stops by itself
     await socket.stop()
-
-
-async def test_a_channel_read_waits_out_a_redis_restart_instead_of_ending_the_socket(
-    monkeypatch: Any,
-) -> None:
-    """``bench/faults.py redis``: a socket blocked on its channel when Redis went away died
-    with it; the read now tries again, 50 ms first, doubling up to the most."""
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
-    waits: list[float] = []
-
-    async def no_sleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    monkeypatch.setattr(socket_loops.asyncio, "sleep", no_sleep)
-    failures = [RedisConnectionError("refused")] * 4 + [OSError("reset")]
-
-    async def read() -> dict[str, Any]:
-        if failures:
-            raise failures.pop(0)
-        return {"type": "kick"}
-
-    got = await socket_loops.receive_retrying(read, first_s=0.05, most_s=0.3)
-    assert got == {"type": "kick"}
-    assert waits == [0.05, 0.1, 0.2, 0.3, 0.3]
-
-
-async def test_a_channel_read_that_fails_otherwise_still_ends_the_socket() -> None:
-    async def read() -> dict[str, Any]:
-        raise ValueError("not a connection problem")
-
-    with pytest.raises(ValueError, match="not a connection"):
-        await socket_loops.receive_retrying(read)
